@@ -1,0 +1,113 @@
+/**
+ * `charla serve` (migrate, then serve the API and files) and `charla start` (migrate, seed the demo,
+ * serve: what `npm start` runs on a fresh machine).
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { loadConfig } from '../../engine/config.ts';
+import { ownerToken } from '../../engine/http/auth.ts';
+import { createLogger } from '../../engine/logger.ts';
+import { DataDirBusyError } from '../../engine/store/connect.ts';
+import { findOwnerByEmail } from '../../engine/store/queries/owners.ts';
+import { createApp } from '../app.ts';
+import { DEMO_BOT_NAME, DEMO_EMAIL, seedDemo } from '../seed.ts';
+import { CliError, EXIT } from '../util.ts';
+
+interface ServeOptions {
+  port: string;
+  host: string;
+  seed?: boolean;
+}
+
+/** Where a running server advertises itself, so `charla chat` can talk to it instead of opening the data dir. */
+export function serverInfoPath(dataDir: string): string {
+  return join(dataDir, 'server.json');
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  const config = loadConfig();
+  const port = Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`invalid --port "${options.port}"`, EXIT.usage);
+  const log = createLogger({ pretty: process.stdout.isTTY, level: config.logLevel });
+  const started = Date.now();
+  let app: Awaited<ReturnType<typeof createApp>>;
+  try {
+    app = await createApp(config, { log });
+  } catch (err) {
+    if (err instanceof DataDirBusyError) throw new CliError(err.message, EXIT.busy);
+    throw err;
+  }
+  let demoBotId: string | undefined;
+  if (options.seed) {
+    const outcome = await seedDemo(app, (line) => log.info(`seed: ${line}`));
+    demoBotId = outcome.bot.id;
+  } else {
+    const demo = await app.store.db
+      .selectFrom('chatbots')
+      .innerJoin('owners', 'owners.id', 'chatbots.user_id')
+      .select('chatbots.id')
+      .where('owners.email', '=', DEMO_EMAIL)
+      .where('chatbots.business_name', '=', DEMO_BOT_NAME)
+      .executeTakeFirst();
+    demoBotId = demo?.id;
+  }
+  const server = await app.http();
+  const address = await server.listen({ port, host: options.host });
+  const url = address.replace('[::1]', 'localhost');
+  app.setBaseUrl(config.publicUrl ?? url);
+  const infoFile = serverInfoPath(config.dataDir);
+  writeFileSync(infoFile, JSON.stringify({ url, pid: process.pid, store: app.store.kind }));
+
+  const demoOwner = await findOwnerByEmail(app.store.db, DEMO_EMAIL);
+  const lines = [
+    '',
+    `  Charla is running at ${url}  (${app.store.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}, ready in ${Date.now() - started} ms)`,
+    `  API docs:        ${url}/api/docs`,
+  ];
+  if (demoBotId) {
+    lines.push(
+      `  Demo bot:        ${DEMO_BOT_NAME}  id ${demoBotId}`,
+      `  Try it:          curl -s ${url}/api/chatbot-message/${demoBotId} -H 'content-type: application/json' -d '{"userMessage":"¿Tenéis la carta?"}'`,
+      `  Or in a terminal: npx charla chat ${demoBotId}`,
+    );
+  }
+  if (demoOwner) lines.push(`  Dev owner token (${DEMO_EMAIL}): ${ownerToken(app.secrets, demoOwner.id)}`);
+  lines.push(
+    app.engine.offline
+      ? '  LLM:             offline responder (set OPENAI_BASE_URL or OPENAI_API_KEY for real replies)'
+      : `  LLM:             ${config.llm.model}${config.llm.baseURL ? ` at ${config.llm.baseURL}` : ''}`,
+    '',
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
+  if (app.engine.offline) log.warn('no LLM configured: replies come from the offline responder');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    rmSync(infoFile, { force: true });
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** Registers `serve` and `start`. */
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('migrate the database, then serve the HTTP API and the stored files')
+    .option('-p, --port <port>', 'port to listen on', process.env.PORT ?? '8787')
+    .option('-H, --host <host>', 'address to listen on', process.env.HOST ?? '127.0.0.1')
+    .action((opts: ServeOptions) => serve(opts));
+  program
+    .command('start')
+    .description('migrate, seed the demo bot El Pato Pepe, and serve (what `npm start` runs)')
+    .option('-p, --port <port>', 'port to listen on', process.env.PORT ?? '8787')
+    .option('-H, --host <host>', 'address to listen on', process.env.HOST ?? '127.0.0.1')
+    .action((opts: ServeOptions) => serve({ ...opts, seed: true }));
+}

@@ -1,0 +1,115 @@
+/**
+ * `charla seed --demo`: the demo owner and the demo bot El Pato Pepe (a Spanish restaurant) with
+ * three real files shipped in assets/demo/: the menu PDF, a photo of the place and an OGG audio
+ * greeting. Running it again changes nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { addFile } from '../engine/files.ts';
+import type { Chatbot, ChatbotFile } from '../engine/store/database.ts';
+import { insertChatbot } from '../engine/store/queries/chatbots.ts';
+import { listFiles } from '../engine/store/queries/files.ts';
+import { ensureIalanding } from '../engine/store/queries/ialandings.ts';
+import { ensureOwner } from '../engine/store/queries/owners.ts';
+import type { CharlaApp } from './app.ts';
+
+/** The demo owner's e-mail (README). */
+export const DEMO_EMAIL = 'demo@charla.local';
+export const DEMO_BOT_NAME = 'El Pato Pepe';
+
+/** The demo bot's fields. */
+export const DEMO_BOT = {
+  business_name: DEMO_BOT_NAME,
+  business_description:
+    'Restaurante familiar de cocina española en la Calle del Estanque 12, Madrid. Nuestro plato estrella es el arroz con pato, y también hacemos pato confitado, merluza a la gallega y paella de verduras. Abrimos de martes a domingo, de 13:00 a 16:30 y de 20:00 a 23:30; los lunes cerramos. Se puede reservar mesa por este chat. Hay opciones vegetarianas.',
+  chatbot_style: 'divertido',
+  expectations:
+    'Que los clientes conozcan la carta, sepan los horarios y reserven mesa. Responde con simpatía, en pocas frases, e invita a reservar.',
+  idioma: 'Español',
+  category: 'Empresa o Profesional',
+  timezone: 'Europe/Madrid',
+} as const;
+
+/** The demo files: asset name, keywords, context. */
+export const DEMO_FILES = [
+  {
+    asset: 'carta-el-pato-pepe.pdf',
+    keyword: 'menu,carta,precios',
+    context: 'La carta completa de El Pato Pepe: entrantes, principales, postres y precios.',
+  },
+  {
+    asset: 'local-el-pato-pepe.jpg',
+    keyword: 'foto,local',
+    context: 'Foto de la fachada del restaurante en la Calle del Estanque 12.',
+  },
+  {
+    asset: 'saludo-el-pato-pepe.ogg',
+    keyword: 'audio,saludo',
+    context: 'Audio de bienvenida del restaurante.',
+  },
+] as const;
+
+/** A random, URL-safe, unguessable key (24 bytes, base64url). */
+export function newCharlaKey(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** What {@link seedDemo} did. */
+export interface SeedOutcome {
+  ownerId: string;
+  bot: Chatbot;
+  files: ChatbotFile[];
+  created: { owner: boolean; bot: boolean; files: number };
+}
+
+/**
+ * Creates whatever of the demo is missing.
+ * @param onStep progress callback (one line per step).
+ */
+export async function seedDemo(
+  app: CharlaApp,
+  onStep: (line: string) => void = () => {},
+): Promise<SeedOutcome> {
+  const db = app.store.db;
+  onStep(`demo owner ${DEMO_EMAIL}`);
+  const { owner, created: ownerCreated } = await ensureOwner(db, DEMO_EMAIL);
+  let bot = await db
+    .selectFrom('chatbots')
+    .selectAll()
+    .where('user_id', '=', owner.id)
+    .where('business_name', '=', DEMO_BOT_NAME)
+    .orderBy('created_at')
+    .executeTakeFirst();
+  const botCreated = !bot;
+  onStep(`demo bot ${DEMO_BOT_NAME}`);
+  bot ??= await insertChatbot(db, {
+    user_id: owner.id,
+    ...DEMO_BOT,
+    charla_key: newCharlaKey(),
+    web_enabled: true,
+  });
+  const existing = await listFiles(db, bot.id);
+  let added = 0;
+  for (const f of DEMO_FILES) {
+    if (existing.some((e) => e.keyword === f.keyword)) continue;
+    onStep(`demo file ${f.asset}`);
+    const data = await readFile(new URL(`../assets/demo/${f.asset}`, import.meta.url));
+    await addFile(db, app.storage, {
+      ownerId: owner.id,
+      chatbotId: bot.id,
+      originalName: f.asset,
+      data,
+      keyword: f.keyword,
+      context: f.context,
+    });
+    added++;
+  }
+  await ensureIalanding(db, bot);
+  app.engine.cache.invalidate(bot.id);
+  return {
+    ownerId: owner.id,
+    bot,
+    files: await listFiles(db, bot.id),
+    created: { owner: ownerCreated, bot: botCreated, files: added },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Runtime configuration read from the environment, validated with zod. Every setting has an
+ * embedded default so `npm start` works on a fresh machine with no variables at all.
+ * The README's configuration table documents the same variables.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+const int = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) {
+        ctx.addIssue({ code: 'custom', message: `expected a whole number, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const EnvSchema = z.object({
+  CHARLA_DATA_DIR: optionalString,
+  DATABASE_URL: optionalString,
+  PUBLIC_URL: optionalString,
+  OPENAI_BASE_URL: optionalString,
+  OPENAI_API_KEY: optionalString,
+  CHARLA_LLM_MODEL: optionalString,
+  CHARLA_LLM_TIMEOUT_MS: int(30_000),
+  CHARLA_LLM_MAX_RETRIES: int(2),
+  CHARLA_SECRET: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** The validated configuration; paths are absolute. */
+export interface CharlaConfig {
+  /** Folder for embedded data: `pgdata/`, `storage/`, `secret`, `outbox/`. */
+  dataDir: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite in `dataDir/pgdata` is used. */
+  databaseUrl: string | undefined;
+  /** Public base URL of this server (no trailing slash), used for absolute file links and webhooks. */
+  publicUrl: string | undefined;
+  llm: {
+    /** True when an OpenAI-compatible server is configured (base URL or API key set). */
+    enabled: boolean;
+    baseURL: string | undefined;
+    apiKey: string;
+    model: string;
+    /** Time limit of one LLM request, ms. */
+    timeoutMs: number;
+    /** Retries after a failed LLM request (connection errors, 408, 409, 429, 5xx), done by the SDK. */
+    maxRetries: number;
+  };
+  /** Key material for encrypting secrets at rest and signing tokens; see engine/secrets.ts. */
+  secret: string | undefined;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+}
+
+/**
+ * Reads the configuration from `env` (default `process.env`).
+ * @throws Error listing every invalid variable, e.g. `CHARLA_LLM_TIMEOUT_MS: expected a whole number`.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): CharlaConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    dataDir: resolve(e.CHARLA_DATA_DIR ?? '.charla'),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    llm: {
+      enabled: Boolean(e.OPENAI_BASE_URL || e.OPENAI_API_KEY),
+      baseURL: e.OPENAI_BASE_URL,
+      apiKey: e.OPENAI_API_KEY ?? 'not-needed',
+      model: e.CHARLA_LLM_MODEL ?? 'gpt-4o-mini',
+      timeoutMs: e.CHARLA_LLM_TIMEOUT_MS,
+      maxRetries: e.CHARLA_LLM_MAX_RETRIES,
+    },
+    secret: e.CHARLA_SECRET,
+    logLevel: e.LOG_LEVEL,
+  };
+}

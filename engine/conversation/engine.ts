@@ -1,0 +1,292 @@
+/**
+ * The conversation engine: `handleTurn` is the one path every follower message takes, whatever
+ * its channel (DESIGN.md): idempotency → bot and history → plugin middleware → keyword matching →
+ * empathy container → prompt → LLM (or the offline responder) → both messages stored in one
+ * transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { buildEmpathyContainer } from '../empathy/index.ts';
+import { AppError, botNotFound } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { matchFiles } from '../matching/index.ts';
+import type { InboundMessage, Registry, TurnResult } from '../registry/index.ts';
+import {
+  type ArchivosBlock,
+  type Attachment,
+  type FileRef,
+  type HistoryItem,
+  languageCode,
+  MAX_MESSAGE_CHARS,
+} from '../schemas.ts';
+import { publicFileUrl } from '../storage/index.ts';
+import type { ChatbotFile, Database, StoredTurnMeta } from '../store/database.ts';
+import { findTurn, persistTurn, recentMessages, type StoredTurn } from '../store/queries/messages.ts';
+import { BotCache } from './cache.ts';
+import type { LlmClient } from './llm.ts';
+import { offlineReply } from './offline.ts';
+import { buildMessages, buildSystemPrompt } from './prompt.ts';
+import { FAILURE_TEXTS, fileSentence, listOffer } from './texts.ts';
+
+/** Messages of stored history sent to the LLM. */
+export const HISTORY_LIMIT = 12;
+
+/** What the engine needs. */
+export interface EngineDeps {
+  db: Kysely<Database>;
+  registry: Registry;
+  /** The LLM, or null for the offline responder. */
+  llm: LlmClient | null;
+  log: Logger;
+  /** Base URL for absolute file links (e.g. `http://127.0.0.1:8787`); relative links when undefined. */
+  baseUrl: () => string | undefined;
+  /** The clock (tests pin it). */
+  now?: () => Date;
+  cache?: BotCache;
+}
+
+/** Per-turn options. */
+export interface TurnOptions {
+  /** Called with each piece of the reply as it is produced (SSE, typing previews). */
+  onToken?: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+/** A file as the container and the chat clients see it. */
+function fileRef(f: ChatbotFile): FileRef {
+  return { id: f.id, file_name: f.file_name, file_type: f.file_type, keyword: f.keyword };
+}
+
+/** Anonymous web visitors share one follower id; their history is the client's, never the store's. */
+export const ANONYMOUS_FOLLOWER = 'anonymous';
+
+export class ConversationEngine {
+  readonly cache: BotCache;
+  private readonly inflight = new Map<string, Promise<TurnResult>>();
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.cache = deps.cache ?? new BotCache(deps.db);
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** True when replies come from the offline responder. */
+  get offline(): boolean {
+    return this.deps.llm === null;
+  }
+
+  /**
+   * Answers one follower message.
+   * @throws AppError NOT_FOUND (unknown bot, spec text), BAD_REQUEST (empty or too long message).
+   *   An LLM failure is not thrown: the follower gets the spec's failure text and both messages are stored.
+   */
+  async handleTurn(inbound: InboundMessage, options: TurnOptions = {}): Promise<TurnResult> {
+    const text = inbound.text.trim();
+    if (!text) throw new AppError('BAD_REQUEST', 'El mensaje está vacío.');
+    if (text.length > MAX_MESSAGE_CHARS)
+      throw new AppError('BAD_REQUEST', `El mensaje supera los ${MAX_MESSAGE_CHARS} caracteres.`);
+    const messageId = inbound.messageId || randomUUID();
+    const key = `${inbound.chatbotId}\u0000${inbound.channel}\u0000${messageId}`;
+    const running = this.inflight.get(key);
+    if (running) return running.then((r) => this.replay(r, options));
+    const turn = this.runTurn({ ...inbound, text, messageId }, options).finally(() =>
+      this.inflight.delete(key),
+    );
+    this.inflight.set(key, turn);
+    return turn;
+  }
+
+  /** A duplicate waiting on an in-flight turn gets the same answer, marked duplicate. */
+  private replay(result: TurnResult, options: TurnOptions): TurnResult {
+    options.onToken?.(result.reply);
+    return { ...result, duplicate: true };
+  }
+
+  private async runTurn(inbound: InboundMessage, options: TurnOptions): Promise<TurnResult> {
+    const loaded = await this.cache.get(inbound.chatbotId);
+    if (!loaded) throw botNotFound();
+    const { bot, files } = loaded;
+    const lang = languageCode(bot.idioma);
+
+    const stored = inbound.messageId
+      ? await findTurn(this.deps.db, { ...inbound, chatbotId: bot.id })
+      : undefined;
+    if (stored) {
+      const result = this.fromStored(stored, inbound, files, lang, bot);
+      options.onToken?.(result.reply);
+      return result;
+    }
+
+    const identified = inbound.follower.id !== ANONYMOUS_FOLLOWER;
+    const rows = identified
+      ? await recentMessages(
+          this.deps.db,
+          { chatbotId: bot.id, channel: inbound.channel, userId: inbound.follower.id },
+          HISTORY_LIMIT,
+        )
+      : [];
+    const history: HistoryItem[] =
+      inbound.history ??
+      rows.map((r) => ({
+        role: r.sender === 'user' ? ('user' as const) : ('assistant' as const),
+        content: r.text,
+      }));
+    const lastMeta = [...rows].reverse().find((r) => r.sender === 'bot' && r.meta)?.meta as
+      | StoredTurnMeta
+      | undefined;
+    const sentBefore = [...new Set([...(lastMeta?.archivosEnviados ?? []), ...(inbound.sent ?? [])])]
+      .map((s) => files.find((f) => f.id === s || f.file_name === s)?.id)
+      .filter((id): id is string => Boolean(id));
+    const offered =
+      inbound.offered ??
+      (lastMeta?.archivos.action === 'LIST' ? lastMeta.archivos.lista.map((f) => f.id) : []);
+
+    const turnBot = {
+      id: bot.id,
+      user_id: bot.user_id,
+      business_name: bot.business_name,
+      idioma: bot.idioma,
+    };
+    const intercepted = await this.deps.registry.runMiddleware({ inbound, bot: turnBot });
+
+    const match = intercepted ? null : matchFiles(inbound.text, files, { offered, sent: sentBefore });
+    const sending = match?.action === 'SEND' ? match.files[0]! : null;
+    const archivos: ArchivosBlock =
+      match?.action === 'LIST'
+        ? { action: 'LIST', lista: match.files.map(fileRef) }
+        : { action: sending ? 'SEND' : 'NONE', lista: sending ? [fileRef(sending)] : [] };
+    const sentIds = sending && !sentBefore.includes(sending.id) ? [...sentBefore, sending.id] : sentBefore;
+    const alreadySent = (match?.alreadySent ?? []).map(fileRef);
+    const container = buildEmpathyContainer({
+      message: inbound.text,
+      history,
+      lang,
+      files: files.map(fileRef),
+      sentIds,
+      mentioned: sending ? fileRef(sending) : (alreadySent[0] ?? null),
+      alreadySent,
+      archivos,
+      businessName: bot.business_name,
+      now: this.now(),
+      timezone: bot.timezone,
+    });
+
+    const attachment: Attachment | null = sending
+      ? {
+          url: publicFileUrl(sending.file_url, this.deps.baseUrl()),
+          type: sending.file_type,
+          name: sending.file_name,
+          mime: sending.mime_type,
+          fileId: sending.id,
+          caption: fileSentence(lang, sending.file_type, inbound.messageId),
+        }
+      : null;
+
+    let reply: string;
+    let failed = false;
+    const offline = !intercepted && this.deps.llm === null;
+    if (intercepted) {
+      reply = intercepted.reply;
+      options.onToken?.(reply);
+    } else if (this.deps.llm) {
+      try {
+        const fragments = await this.deps.registry.promptFragments(turnBot);
+        const system = buildSystemPrompt({ bot, lang, files, fragments, container });
+        reply = await this.deps.llm.complete(buildMessages(system, history, inbound.text), {
+          ...(options.onToken ? { onToken: options.onToken } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      } catch (err) {
+        failed = true;
+        this.deps.log.warn(
+          { err, chatbotId: bot.id, model: this.deps.llm.model },
+          'LLM failed; the follower gets the failure text',
+        );
+        reply = FAILURE_TEXTS[lang];
+        options.onToken?.(reply);
+      }
+    } else {
+      reply = offlineReply({
+        lang,
+        businessName: bot.business_name,
+        businessDescription: bot.business_description,
+        files,
+        container,
+        firstTurn: history.length === 0,
+      });
+      if (!reply && attachment) reply = attachment.caption;
+      emitInPieces(reply, options.onToken);
+    }
+    if (archivos.action === 'LIST' && !failed) {
+      const offer = listOffer(
+        lang,
+        archivos.lista.map((f) => f.file_name),
+      );
+      const suffix = reply.trim() ? `\n\n${offer}` : offer;
+      reply = `${reply.trimEnd()}${suffix}`;
+      options.onToken?.(suffix);
+    }
+
+    const meta: StoredTurnMeta = { attachment, archivosEnviados: sentIds, archivos, offline, failed };
+    const { turn, duplicate } = await persistTurn(this.deps.db, {
+      chatbotId: bot.id,
+      channel: inbound.channel,
+      userId: inbound.follower.id,
+      username: inbound.follower.username ?? null,
+      messageId: inbound.messageId,
+      userText: inbound.text,
+      botText: reply,
+      meta,
+    });
+    if (duplicate) return this.fromStored(turn, inbound, files, lang, bot);
+    return {
+      reply,
+      attachment,
+      archivosEnviados: sentIds,
+      contenedorEmpatico: container,
+      offline,
+      failed,
+      duplicate: false,
+    };
+  }
+
+  /** Rebuilds the answer of a stored turn (a retried message id). */
+  private fromStored(
+    stored: StoredTurn,
+    inbound: InboundMessage,
+    files: ChatbotFile[],
+    lang: ReturnType<typeof languageCode>,
+    bot: { business_name: string; timezone: string },
+  ): TurnResult {
+    const meta = stored.botMessage.meta as StoredTurnMeta | null;
+    const archivos = meta?.archivos ?? { action: 'NONE' as const, lista: [] };
+    const container = buildEmpathyContainer({
+      message: stored.userMessage.text,
+      history: inbound.history ?? [],
+      lang,
+      files: files.map(fileRef),
+      sentIds: meta?.archivosEnviados ?? [],
+      mentioned: archivos.action === 'SEND' ? (archivos.lista[0] ?? null) : null,
+      alreadySent: [],
+      archivos,
+      businessName: bot.business_name,
+      now: this.now(),
+      timezone: bot.timezone,
+    });
+    return {
+      reply: stored.botMessage.text,
+      attachment: meta?.attachment ?? null,
+      archivosEnviados: meta?.archivosEnviados ?? [],
+      contenedorEmpatico: container,
+      offline: meta?.offline ?? false,
+      failed: meta?.failed ?? false,
+      duplicate: true,
+    };
+  }
+}
+
+/** Streams a ready text word by word, so offline replies look like streamed ones. */
+function emitInPieces(reply: string, onToken?: (text: string) => void): void {
+  if (!onToken) return;
+  for (const piece of reply.match(/\S+\s*|\s+/g) ?? []) onToken(piece);
+}

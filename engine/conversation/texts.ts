@@ -1,0 +1,213 @@
+/**
+ * The texts a bot says by itself, in each bot language: the greeting (localised by `idioma`,
+ * spec 000 §2), the canned sentences that go with a file (image, pdf, audio, default; spec 000 §9,
+ * Spanish is the source), the failure text (spec 000 §8), the list offer and the offline replies.
+ */
+import type { FileType, LangCode } from '../schemas.ts';
+
+type PerLang<T> = Record<LangCode, T>;
+
+/** The greeting a chat shows first. `{business}` is the business name. */
+export const GREETINGS: PerLang<string> = {
+  es: '¡Hola! Soy el asistente de {business}. ¿En qué puedo ayudarte?',
+  en: 'Hi! I am the assistant of {business}. How can I help you?',
+  fr: 'Bonjour ! Je suis l’assistant de {business}. Comment puis-je vous aider ?',
+  de: 'Hallo! Ich bin der Assistent von {business}. Wie kann ich helfen?',
+  it: 'Ciao! Sono l’assistente di {business}. Come posso aiutarti?',
+  ru: 'Здравствуйте! Я ассистент {business}. Чем могу помочь?',
+  hi: 'नमस्ते! मैं {business} का सहायक हूँ। मैं आपकी कैसे मदद कर सकता हूँ?',
+};
+
+/** Spec 000 §8: "No pudimos responder en este momento. Por favor, intenta de nuevo más tarde." */
+export const FAILURE_TEXTS: PerLang<string> = {
+  es: 'No pudimos responder en este momento. Por favor, intenta de nuevo más tarde.',
+  en: 'We could not answer right now. Please try again later.',
+  fr: 'Nous n’avons pas pu répondre pour le moment. Veuillez réessayer plus tard.',
+  de: 'Wir konnten gerade nicht antworten. Bitte versuche es später noch einmal.',
+  it: 'Non siamo riusciti a rispondere in questo momento. Riprova più tardi.',
+  ru: 'Сейчас мы не смогли ответить. Пожалуйста, попробуйте позже.',
+  hi: 'हम अभी जवाब नहीं दे सके। कृपया बाद में फिर से प्रयास करें।',
+};
+
+/** Canned sentences sent with a file, per type; one is chosen per turn (spec 000 §9). */
+export const FILE_SENTENCES: PerLang<Record<FileType | 'default', readonly string[]>> = {
+  es: {
+    image: ['¡Aquí tienes la imagen! 📸', 'Te envío la imagen que buscabas. 🖼️', 'Mira esta imagen. 👀'],
+    pdf: [
+      'Aquí tienes el documento PDF. 📄',
+      'Te envío el PDF con toda la información. 📑',
+      'Te dejo el PDF por aquí. 📄',
+    ],
+    audio: ['Escucha este audio. 🎧', 'Te envío un audio. 🔊', 'Aquí tienes el audio. 🎙️'],
+    video: ['Mira este vídeo. 🎬', 'Te envío el vídeo. 📹', 'Aquí tienes el vídeo. 🎥'],
+    default: ['Aquí tienes el archivo. 📎', 'Te envío el archivo que pediste. 📎'],
+  },
+  en: {
+    image: [
+      'Here is the picture! 📸',
+      'Sending you the image you were looking for. 🖼️',
+      'Take a look at this image. 👀',
+    ],
+    pdf: ['Here is the PDF document. 📄', 'Sending you the PDF with all the details. 📑'],
+    audio: ['Listen to this audio. 🎧', 'Here is the audio. 🔊'],
+    video: ['Watch this video. 🎬', 'Here is the video. 🎥'],
+    default: ['Here is the file. 📎', 'Sending you the file you asked for. 📎'],
+  },
+  fr: {
+    image: ['Voici l’image ! 📸', 'Je vous envoie l’image. 🖼️'],
+    pdf: ['Voici le document PDF. 📄', 'Je vous envoie le PDF avec tous les détails. 📑'],
+    audio: ['Écoutez cet audio. 🎧', 'Voici l’audio. 🔊'],
+    video: ['Regardez cette vidéo. 🎬', 'Voici la vidéo. 🎥'],
+    default: ['Voici le fichier. 📎'],
+  },
+  de: {
+    image: ['Hier ist das Bild! 📸', 'Ich schicke dir das Bild. 🖼️'],
+    pdf: ['Hier ist das PDF-Dokument. 📄', 'Ich schicke dir das PDF mit allen Details. 📑'],
+    audio: ['Hör dir diese Audiodatei an. 🎧', 'Hier ist die Audiodatei. 🔊'],
+    video: ['Schau dir dieses Video an. 🎬', 'Hier ist das Video. 🎥'],
+    default: ['Hier ist die Datei. 📎'],
+  },
+  it: {
+    image: ['Ecco l’immagine! 📸', 'Ti invio l’immagine. 🖼️'],
+    pdf: ['Ecco il documento PDF. 📄', 'Ti invio il PDF con tutti i dettagli. 📑'],
+    audio: ['Ascolta questo audio. 🎧', 'Ecco l’audio. 🔊'],
+    video: ['Guarda questo video. 🎬', 'Ecco il video. 🎥'],
+    default: ['Ecco il file. 📎'],
+  },
+  ru: {
+    image: ['Вот изображение! 📸', 'Отправляю вам картинку. 🖼️'],
+    pdf: ['Вот PDF-документ. 📄', 'Отправляю PDF со всеми подробностями. 📑'],
+    audio: ['Послушайте это аудио. 🎧', 'Вот аудио. 🔊'],
+    video: ['Посмотрите это видео. 🎬', 'Вот видео. 🎥'],
+    default: ['Вот файл. 📎'],
+  },
+  hi: {
+    image: ['यह रही तस्वीर! 📸', 'मैं आपको तस्वीर भेज रहा हूँ। 🖼️'],
+    pdf: ['यह रहा PDF दस्तावेज़। 📄', 'मैं आपको पूरी जानकारी वाला PDF भेज रहा हूँ। 📑'],
+    audio: ['यह ऑडियो सुनिए। 🎧', 'यह रहा ऑडियो। 🔊'],
+    video: ['यह वीडियो देखिए। 🎬', 'यह रहा वीडियो। 🎥'],
+    default: ['यह रही फ़ाइल। 📎'],
+  },
+};
+
+/** Intro of a list offer, then one numbered line per file, then how to pick. */
+export const LIST_TEXTS: PerLang<{ intro: string; pick: string }> = {
+  es: {
+    intro: 'Tengo varios archivos que pueden interesarte:',
+    pick: 'Responde con el número o el nombre del que quieras.',
+  },
+  en: {
+    intro: 'I have several files that may interest you:',
+    pick: 'Reply with the number or the name of the one you want.',
+  },
+  fr: {
+    intro: 'J’ai plusieurs fichiers qui peuvent vous intéresser :',
+    pick: 'Répondez avec le numéro ou le nom de celui que vous voulez.',
+  },
+  de: {
+    intro: 'Ich habe mehrere Dateien, die dich interessieren könnten:',
+    pick: 'Antworte mit der Nummer oder dem Namen der gewünschten Datei.',
+  },
+  it: {
+    intro: 'Ho diversi file che potrebbero interessarti:',
+    pick: 'Rispondi con il numero o il nome di quello che vuoi.',
+  },
+  ru: {
+    intro: 'У меня есть несколько файлов, которые могут вас заинтересовать:',
+    pick: 'Ответьте номером или названием нужного файла.',
+  },
+  hi: { intro: 'मेरे पास कई फ़ाइलें हैं जो आपके काम की हो सकती हैं:', pick: 'जो चाहिए उसका नंबर या नाम लिखकर जवाब दें।' },
+};
+
+/** The offline responder's sentences (no LLM configured). */
+export const OFFLINE_TEXTS: PerLang<{
+  intro: string;
+  files: string;
+  noFiles: string;
+  already: string;
+  contact: string;
+}> = {
+  es: {
+    intro: 'Soy el asistente de {business}.',
+    files: 'Puedo enviarte: {list}. Escribe la palabra clave de lo que quieras.',
+    noFiles: '¿En qué más puedo ayudarte?',
+    already: 'Ya te envié «{file}» más arriba. Si quieres que lo reenvíe, pídemelo por su nombre.',
+    contact: 'Cuéntame qué necesitas y te ayudo.',
+  },
+  en: {
+    intro: 'I am the assistant of {business}.',
+    files: 'I can send you: {list}. Type the keyword of what you want.',
+    noFiles: 'What else can I help you with?',
+    already: 'I already sent you “{file}” above. Ask for it by name if you want it again.',
+    contact: 'Tell me what you need and I will help.',
+  },
+  fr: {
+    intro: 'Je suis l’assistant de {business}.',
+    files: 'Je peux vous envoyer : {list}. Écrivez le mot-clé de ce que vous voulez.',
+    noFiles: 'Que puis-je faire d’autre pour vous ?',
+    already:
+      'Je vous ai déjà envoyé « {file} » plus haut. Demandez-le par son nom pour le recevoir à nouveau.',
+    contact: 'Dites-moi ce dont vous avez besoin.',
+  },
+  de: {
+    intro: 'Ich bin der Assistent von {business}.',
+    files: 'Ich kann dir schicken: {list}. Schreib das Stichwort von dem, was du möchtest.',
+    noFiles: 'Wobei kann ich noch helfen?',
+    already:
+      'Ich habe dir „{file}“ schon weiter oben geschickt. Frag mit dem Namen danach, wenn du es noch einmal willst.',
+    contact: 'Sag mir, was du brauchst.',
+  },
+  it: {
+    intro: 'Sono l’assistente di {business}.',
+    files: 'Posso inviarti: {list}. Scrivi la parola chiave di ciò che vuoi.',
+    noFiles: 'In cos’altro posso aiutarti?',
+    already: 'Ti ho già inviato «{file}» più sopra. Chiedilo per nome se lo vuoi di nuovo.',
+    contact: 'Dimmi di cosa hai bisogno.',
+  },
+  ru: {
+    intro: 'Я ассистент {business}.',
+    files: 'Я могу отправить: {list}. Напишите ключевое слово того, что вам нужно.',
+    noFiles: 'Чем ещё могу помочь?',
+    already: 'Я уже отправил «{file}» выше. Попросите его по названию, если нужно снова.',
+    contact: 'Расскажите, что вам нужно.',
+  },
+  hi: {
+    intro: 'मैं {business} का सहायक हूँ।',
+    files: 'मैं आपको भेज सकता हूँ: {list}। जो चाहिए उसका कीवर्ड लिखें।',
+    noFiles: 'मैं और किस बात में मदद कर सकता हूँ?',
+    already: 'मैंने «{file}» पहले ही ऊपर भेज दिया है। दोबारा चाहिए तो उसका नाम लिखें।',
+    contact: 'बताइए आपको क्या चाहिए।',
+  },
+};
+
+/** Fills `{name}` placeholders. */
+export function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (m, key: string) => values[key] ?? m);
+}
+
+/** The greeting of a bot in its language. */
+export function greeting(lang: LangCode, businessName: string): string {
+  return fill(GREETINGS[lang], { business: businessName });
+}
+
+/** A small stable hash (FNV-1a), so a retried turn picks the same canned sentence. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** One canned sentence for a file of `type`, chosen by `seed` (the turn's message id). */
+export function fileSentence(lang: LangCode, type: FileType, seed: string): string {
+  const options = FILE_SENTENCES[lang][type] ?? FILE_SENTENCES[lang].default;
+  return options[hash(seed) % options.length]!;
+}
+
+/** The numbered list offer in the bot's language. */
+export function listOffer(lang: LangCode, names: readonly string[]): string {
+  const t = LIST_TEXTS[lang];
+  return [t.intro, ...names.map((n, i) => `${i + 1}. ${n}`), t.pick].join('\n');
+}

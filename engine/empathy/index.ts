@@ -1,0 +1,208 @@
+/**
+ * The empathy container (`contenedorEmpatico`, spec 000 §7): a deterministic reading of each
+ * turn that the prompt builder feeds to the LLM (the recommendation steers its tone) and that the
+ * test chat's "Ver Empática" panel shows. Same inputs, same container: no randomness, no clock
+ * but the one passed in.
+ */
+import { TZDate } from '@date-fns/tz';
+import { foldAccents } from '../matching/index.ts';
+import {
+  type ArchivosBlock,
+  type ContenedorEmpatico,
+  DEFAULT_TIMEZONE,
+  type EmotionalState,
+  type FileRef,
+  type HistoryItem,
+  type LangCode,
+} from '../schemas.ts';
+import { type CueState, EMOJI_CUES, LEXICONS } from './lexicon.ts';
+
+/** Messages of history the container shows (spec 000 §9: the last 5). */
+export const HISTORY_WINDOW = 5;
+
+/** What {@link buildEmpathyContainer} reads. */
+export interface EmpathyInput {
+  message: string;
+  /** Earlier messages of this conversation, oldest first (any length; the last 5 are kept). */
+  history: readonly HistoryItem[];
+  lang: LangCode;
+  /** The bot's files. */
+  files: readonly FileRef[];
+  /** Ids of files already sent in this conversation, including one sent on this turn. */
+  sentIds: readonly string[];
+  /** The file sent on this turn, or the single file the message points at. */
+  mentioned: FileRef | null;
+  /** Files asked for again that were already sent (not re-sent). */
+  alreadySent: readonly FileRef[];
+  archivos: ArchivosBlock;
+  businessName: string;
+  now: Date;
+  timezone?: string | null;
+}
+
+/** Whole-word (or phrase) search in accent-folded text. */
+function hasCue(folded: string, cue: string): boolean {
+  const c = foldAccents(cue);
+  const escaped = c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'u').test(folded);
+}
+
+/** Reads the follower's state from words, emoji and typography. */
+export function readState(
+  message: string,
+  lang: LangCode,
+  history: readonly HistoryItem[] = [],
+): ContenedorEmpatico['estadoEmpatico'] {
+  const folded = foldAccents(message);
+  const scores: Record<CueState, number> = { contento: 0, frustrado: 0, urgente: 0, confundido: 0 };
+  const senales: string[] = [];
+  const lexicons = [...new Set([lang, 'es' as const, 'en' as const])].map((l) => LEXICONS[l]);
+  for (const state of Object.keys(scores) as CueState[]) {
+    const words = new Set(lexicons.flatMap((l) => l[state]));
+    for (const word of words) {
+      if (hasCue(folded, word)) {
+        scores[state] += 1;
+        senales.push(`palabra:${word}`);
+      }
+    }
+    for (const emoji of EMOJI_CUES[state]) {
+      if (message.includes(emoji)) {
+        scores[state] += 1;
+        senales.push(`emoji:${emoji}`);
+      }
+    }
+  }
+  const letters = message.replace(/[^\p{L}]/gu, '');
+  if (letters.length >= 6 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()) {
+    scores.frustrado += 1;
+    scores.urgente += 0.5;
+    senales.push('mayúsculas');
+  }
+  if (/!{2,}/.test(message)) {
+    scores.urgente += 0.5;
+    scores.frustrado += 0.5;
+    senales.push('exclamaciones');
+  }
+  if (/\?{2,}/.test(message)) {
+    scores.confundido += 1;
+    senales.push('interrogaciones');
+  }
+  const lastUser = [...history].reverse().find((h) => h.role === 'user');
+  if (lastUser && foldAccents(lastUser.content.trim()) === folded.trim() && folded.trim()) {
+    scores.frustrado += 1;
+    senales.push('mensaje repetido');
+  }
+  // Ties resolve in this order: a frustrated or urgent follower needs care before a happy one.
+  const order: CueState[] = ['frustrado', 'urgente', 'confundido', 'contento'];
+  let best: EmotionalState = 'neutral';
+  let bestScore = 0;
+  for (const state of order) {
+    if (scores[state] > bestScore) {
+      best = state;
+      bestScore = scores[state];
+    }
+  }
+  const puntuacion = bestScore === 0 ? 0 : Math.min(1, Math.round((0.4 + 0.2 * bestScore) * 100) / 100);
+  return { estado: best, puntuacion, senales };
+}
+
+/** Tone advice per state, in Spanish (the container's language); the prompt passes it to the LLM. */
+const RECOMMENDATIONS: Record<EmotionalState, string> = {
+  neutral: 'Responde de forma clara y breve, con el estilo del negocio, y ofrece ayuda concreta.',
+  contento:
+    'El seguidor está contento: agradece con calidez, mantén el tono positivo y aprovecha para ofrecer algo útil.',
+  frustrado:
+    'El seguidor está frustrado: reconoce su molestia, discúlpate sin excusas, ve al grano y ofrece una solución o un siguiente paso concreto.',
+  urgente:
+    'El seguidor tiene prisa: responde primero lo esencial en una o dos frases, sin rodeos, e indica el paso más rápido.',
+  confundido:
+    'El seguidor está confundido: explica paso a paso con palabras sencillas, sin tecnicismos, y confirma si ha quedado claro.',
+};
+
+/** The bot's clock: ISO time with offset, the zone, and a human text in the bot's language. */
+export function clock(
+  now: Date,
+  lang: LangCode,
+  timezone?: string | null,
+): ContenedorEmpatico['analisisInterno']['reloj'] {
+  let zone = timezone || DEFAULT_TIMEZONE;
+  let tzNow: TZDate;
+  try {
+    tzNow = new TZDate(now.getTime(), zone);
+    if (Number.isNaN(tzNow.getTime())) throw new Error('bad zone');
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    zone = DEFAULT_TIMEZONE;
+    tzNow = new TZDate(now.getTime(), zone);
+  }
+  const texto = new Intl.DateTimeFormat(lang, {
+    timeZone: zone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(now);
+  return { iso: tzNow.toISOString(), zonaHoraria: zone, texto };
+}
+
+/**
+ * Builds the container of one turn.
+ * @returns `contenedorEmpatico` with exactly the fields of spec 000 §7.
+ */
+export function buildEmpathyContainer(input: EmpathyInput): ContenedorEmpatico {
+  const estadoEmpatico = readState(input.message, input.lang, input.history);
+  const historialReciente = input.history
+    .slice(-HISTORY_WINDOW)
+    .map((h) => ({ role: h.role, content: h.content }));
+  const alertas: string[] = [];
+  if (estadoEmpatico.estado === 'frustrado')
+    alertas.push('Seguidor frustrado: prioriza resolver y disculparte.');
+  if (estadoEmpatico.estado === 'urgente') alertas.push('Petición urgente: responde lo esencial primero.');
+  if (estadoEmpatico.senales.includes('mensaje repetido'))
+    alertas.push('El seguidor repite su mensaje: la respuesta anterior no le sirvió.');
+  for (const f of input.alreadySent) alertas.push(`Archivo ya enviado en esta conversación: ${f.file_name}.`);
+  if (input.archivos.action === 'LIST')
+    alertas.push(`Varios archivos coinciden (${input.archivos.lista.length}): se ofrecen para elegir.`);
+  const unconfigured = input.files.filter((f) => !f.keyword.trim()).length;
+  if (unconfigured > 0)
+    alertas.push(`${unconfigured} archivo(s) sin palabra clave: el bot no puede ofrecerlos.`);
+
+  const userTurns = input.history.filter((h) => h.role === 'user').length + 1;
+  const sentNames = input.files.filter((f) => input.sentIds.includes(f.id)).map((f) => f.file_name);
+  const parts = [
+    `Conversación con ${input.businessName}: ${userTurns} mensaje(s) del seguidor.`,
+    `Estado del seguidor: ${estadoEmpatico.estado}.`,
+    input.files.length > 0 ? `${input.files.length} archivo(s) disponibles.` : 'Sin archivos adjuntos.',
+    sentNames.length > 0 ? `Ya enviados: ${sentNames.join(', ')}.` : 'Aún no se ha enviado ningún archivo.',
+  ];
+  if (input.archivos.action === 'SEND' && input.mentioned)
+    parts.push(`En este turno se envía: ${input.mentioned.file_name}.`);
+
+  let recomendacionAsistente = RECOMMENDATIONS[estadoEmpatico.estado];
+  if (input.archivos.action === 'SEND' && input.mentioned) {
+    recomendacionAsistente += ` Menciona que envías "${input.mentioned.file_name}" sin pegar enlaces.`;
+  } else if (input.archivos.action === 'LIST') {
+    recomendacionAsistente += ' Pide que elija un archivo por su número o su nombre.';
+  } else if (input.alreadySent.length > 0) {
+    recomendacionAsistente +=
+      ' Recuerda con amabilidad que ese archivo ya se envió más arriba y ofrece reenviarlo si lo pide por su nombre.';
+  }
+
+  return {
+    estadoEmpatico,
+    historialReciente,
+    analisisInterno: {
+      textoAnalizado: input.message,
+      archivosDisponibles: [...input.files],
+      archivosEnviados: [...input.sentIds],
+      archivoMencionado: input.mentioned,
+      alertas,
+      resumenContexto: parts.join(' '),
+      recomendacionAsistente,
+      reloj: clock(input.now, input.lang, input.timezone),
+    },
+    archivos: input.archivos,
+  };
+}

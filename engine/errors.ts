@@ -1,0 +1,45 @@
+/**
+ * Errors the engine and the HTTP layer raise on purpose. Each carries a stable code, the HTTP
+ * status the one error handler maps it to, and a message for the user (the spec's text where it
+ * gives one). Anything else is an unexpected failure and becomes a 500 without details.
+ */
+
+/** Stable error codes. */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'LIMIT_REACHED';
+
+const STATUS: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  LIMIT_REACHED: 422,
+};
+
+/** An expected error with a user-facing message. */
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.status = STATUS[code];
+  }
+}
+
+/** Spec 000 §8 (test chat, 404): the bot does not exist. */
+export const BOT_NOT_FOUND = 'No existe configuración para tu bot. ¡Configúralo y vuelve a intentarlo!';
+/** Shorthand for a 404 with the spec's bot-not-found text. */
+export function botNotFound(): AppError {
+  return new AppError('NOT_FOUND', BOT_NOT_FOUND);
+}

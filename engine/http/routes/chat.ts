@@ -1,0 +1,235 @@
+/**
+ * The public chat routes every chat client calls (spec 000 §7, 001 §7): a bot's config, a turn
+ * (JSON or Server-Sent Events), and a bot's file list.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ANONYMOUS_FOLLOWER } from '../../conversation/engine.ts';
+import { greeting } from '../../conversation/texts.ts';
+import { AppError, botNotFound } from '../../errors.ts';
+import {
+  ArchivosBlock,
+  Attachment,
+  ContenedorEmpatico,
+  FILE_TYPES,
+  HistoryItem,
+  languageCode,
+  MAX_MESSAGE_CHARS,
+} from '../../schemas.ts';
+import { publicFileUrl } from '../../storage/index.ts';
+import type { HttpDeps } from '../server.ts';
+import { openSse } from '../sse.ts';
+
+/** A file reference as clients send it back: an id, a file name, or an offered-list item. */
+const FileMention = z.union([z.string().max(300), z.object({ id: z.string().max(300) }).loose()]);
+const mentionId = (m: z.infer<typeof FileMention>) => (typeof m === 'string' ? m : m.id);
+
+/** Body of `POST /api/chatbot-message/:id` (spec 000 §7, plus optional follower identity and idempotency). */
+export const ChatMessageBody = z.object({
+  userMessage: z
+    .string()
+    .max(MAX_MESSAGE_CHARS)
+    .describe('The follower’s message; empty after trimming gives 400.'),
+  messageHistory: z
+    .array(HistoryItem)
+    .max(100)
+    .optional()
+    .describe('Earlier messages, oldest first, as role/content.'),
+  archivosMostrados: z
+    .array(FileMention)
+    .max(50)
+    .optional()
+    .describe('Files offered by the last LIST (ids or list items).'),
+  archivosEnviados: z
+    .array(FileMention)
+    .max(50)
+    .optional()
+    .describe('Files already sent in this conversation (ids or names).'),
+  visitorId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe('A stable id of the follower (the widget keeps one per browser); anonymous when absent.'),
+  username: z.string().max(128).optional(),
+  messageId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Idempotency key of this message; also read from Idempotency-Key.'),
+  channel: z
+    .enum(['web', 'test', 'ialanding'])
+    .default('web')
+    .describe('Which web client sends the message.'),
+});
+
+/** Answer of `POST /api/chatbot-message/:id`. */
+export const ChatMessageReply = z.object({
+  reply: z.string(),
+  attachment: Attachment.nullable(),
+  archivosEnviados: z.array(z.string()),
+  contenedorEmpatico: z.union([ContenedorEmpatico, z.object({ archivos: ArchivosBlock })]),
+  offline: z.boolean(),
+  duplicate: z.boolean(),
+});
+
+const ErrorBody = z.object({ error: z.string() });
+const IdParams = z.object({ id: z.string().min(1).max(100) });
+
+export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => {
+  app.get(
+    '/api/chatbot-config/:id',
+    {
+      schema: {
+        summary: 'A bot’s public configuration',
+        description:
+          'Spec 000 §7: id, business_name, idioma, category, enable_web_search, enable_audio, plus the greeting in the bot’s language. 404 means no configuration.',
+        tags: ['chat'],
+        params: IdParams,
+        response: {
+          200: z.object({
+            id: z.string(),
+            business_name: z.string(),
+            idioma: z.string(),
+            category: z.string(),
+            chatbot_style: z.string(),
+            enable_web_search: z.boolean(),
+            enable_audio: z.boolean(),
+            greeting: z.string(),
+          }),
+          404: ErrorBody,
+        },
+      },
+    },
+    async (req) => {
+      const loaded = await deps.engine.cache.get(req.params.id);
+      if (!loaded) throw botNotFound();
+      const { bot } = loaded;
+      return {
+        id: bot.id,
+        business_name: bot.business_name,
+        idioma: bot.idioma,
+        category: bot.category,
+        chatbot_style: bot.chatbot_style,
+        enable_web_search: bot.enable_web_search,
+        enable_audio: bot.enable_audio,
+        greeting: greeting(languageCode(bot.idioma), bot.business_name),
+      };
+    },
+  );
+
+  app.post(
+    '/api/chatbot-message/:id',
+    {
+      schema: {
+        summary: 'Send a follower message and get the bot’s reply',
+        description:
+          'Spec 000 §7. JSON by default; with `Accept: text/event-stream` the reply streams as Server-Sent Events: `token` events `{text}` as the reply is produced, then one `done` event with the JSON answer (or `error` `{error}`). `?debug=1` returns the whole `contenedorEmpatico`; otherwise only its `archivos`. A repeated `messageId` (or Idempotency-Key) gets the stored answer.',
+        tags: ['chat'],
+        params: IdParams,
+        querystring: z.object({ debug: z.enum(['0', '1', 'true', 'false']).optional() }),
+        body: ChatMessageBody,
+        response: { 200: ChatMessageReply, 400: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const body = req.body;
+      const debug = req.query.debug === '1' || req.query.debug === 'true';
+      const idempotencyKey = req.headers['idempotency-key'];
+      const inbound = {
+        chatbotId: req.params.id,
+        channel: body.channel,
+        follower: { id: body.visitorId ?? ANONYMOUS_FOLLOWER, username: body.username ?? null },
+        text: body.userMessage,
+        messageId: body.messageId ?? (typeof idempotencyKey === 'string' ? idempotencyKey : ''),
+        ...(body.messageHistory ? { history: body.messageHistory } : {}),
+        ...(body.archivosMostrados ? { offered: body.archivosMostrados.map(mentionId) } : {}),
+        ...(body.archivosEnviados ? { sent: body.archivosEnviados.map(mentionId) } : {}),
+      };
+      const shape = (r: Awaited<ReturnType<typeof deps.engine.handleTurn>>) => ({
+        reply: r.reply,
+        attachment: r.attachment,
+        archivosEnviados: r.archivosEnviados,
+        contenedorEmpatico: debug ? r.contenedorEmpatico : { archivos: r.contenedorEmpatico.archivos },
+        offline: r.offline,
+        duplicate: r.duplicate,
+      });
+
+      if (!(req.headers.accept ?? '').includes('text/event-stream')) {
+        return shape(await deps.engine.handleTurn(inbound));
+      }
+      // Validate what would fail before opening the stream, so errors keep their status code.
+      if (!body.userMessage.trim()) throw new AppError('BAD_REQUEST', 'El mensaje está vacío.');
+      if (!(await deps.engine.cache.get(req.params.id))) throw botNotFound();
+      const abort = new AbortController();
+      req.raw.on('close', () => {
+        if (!reply.raw.writableEnded) abort.abort();
+      });
+      const sse = openSse(reply);
+      try {
+        const result = await deps.engine.handleTurn(inbound, {
+          onToken: (text) => sse.send('token', { text }),
+          signal: abort.signal,
+        });
+        sse.send('done', shape(result));
+      } catch (err) {
+        const message =
+          err instanceof AppError
+            ? err.message
+            : 'No pudimos responder en este momento. Por favor, intenta de nuevo más tarde.';
+        if (!(err instanceof AppError)) req.log.error({ err }, 'streamed turn failed');
+        sse.send('error', { error: message });
+      } finally {
+        sse.end();
+      }
+      return reply;
+    },
+  );
+
+  app.get(
+    '/api/chatbot-files',
+    {
+      schema: {
+        summary: 'A bot’s files',
+        description:
+          'Spec 000 §7: the files of a bot, newest first, with keyword and file_type, and their public address.',
+        tags: ['chat'],
+        querystring: z.object({ chatbotId: z.string().min(1).max(100) }),
+        response: {
+          200: z.array(
+            z.object({
+              id: z.string(),
+              file_name: z.string(),
+              file_type: z.enum(FILE_TYPES),
+              keyword: z.string(),
+              context: z.string(),
+              file_url: z.string(),
+              publicUrl: z.string(),
+              mime_type: z.string(),
+              size_bytes: z.number(),
+              created_at: z.string(),
+            }),
+          ),
+          404: ErrorBody,
+        },
+      },
+    },
+    async (req) => {
+      const loaded = await deps.engine.cache.get(req.query.chatbotId);
+      if (!loaded) throw botNotFound();
+      return loaded.files.map((f) => ({
+        id: f.id,
+        file_name: f.file_name,
+        file_type: f.file_type,
+        keyword: f.keyword,
+        context: f.context,
+        file_url: f.file_url,
+        publicUrl: publicFileUrl(f.file_url, deps.baseUrl()),
+        mime_type: f.mime_type,
+        size_bytes: Number(f.size_bytes),
+        created_at: new Date(f.created_at).toISOString(),
+      }));
+    },
+  );
+};

@@ -1,0 +1,130 @@
+/**
+ * The HTTP server (DESIGN.md, HTTP): Fastify 5 with zod schemas as validation, types and the
+ * OpenAPI document at `/api/docs`; one error handler maps errors to status codes and the spec's
+ * messages; stored files are served under `/files/` with `X-Content-Type-Options: nosniff`.
+ */
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { type Kysely, sql } from 'kysely';
+import type { ConversationEngine } from '../conversation/engine.ts';
+import { AppError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { Registry } from '../registry/index.ts';
+import type { SecretBox } from '../secrets.ts';
+import type { Storage } from '../storage/index.ts';
+import type { StoreKind } from '../store/connect.ts';
+import type { Database } from '../store/database.ts';
+import { chatRoutes } from './routes/chat.ts';
+import { ownerRoutes } from './routes/owner.ts';
+
+/** What the routes need. */
+export interface HttpDeps {
+  db: Kysely<Database>;
+  storeKind: StoreKind;
+  engine: ConversationEngine;
+  storage: Storage;
+  secrets: SecretBox;
+  registry: Registry;
+  log: Logger;
+  /** Base URL for absolute links, once known. */
+  baseUrl: () => string | undefined;
+  version: string;
+}
+
+/** Spec 000 §8 generic server failure. */
+export const SERVER_ERROR = 'Error en el servidor. Por favor, inténtalo más tarde.';
+
+/** Builds the Fastify app (not listening). */
+export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log.child({ component: 'http' }) as FastifyBaseLogger,
+    disableRequestLogging: true,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof AppError) return reply.code(err.status).send({ error: err.message });
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const first = err.validation[0];
+      const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
+      return reply
+        .code(400)
+        .send({ error: `Datos no válidos${where ? ` (${where})` : ''}: ${first?.message ?? ''}`.trim() });
+    }
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500)
+      return reply.code(status).send({ error: (err as Error).message });
+    req.log.error({ err, url: req.url }, 'request failed');
+    return reply.code(500).send({ error: SERVER_ERROR });
+  });
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({ error: `No existe ${req.method} ${req.url.split('?')[0]}` }),
+  );
+
+  await app.register(fastifyHelmet, {
+    // The API and files are fetched by pages on other origins (widget, landing previews).
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    contentSecurityPolicy: false,
+  });
+  await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1 } });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Charla API',
+        description:
+          'The HTTP API of Charla. Chat routes are public; owner routes need `Authorization: Bearer <token>`.',
+        version: deps.version,
+      },
+      components: { securitySchemes: { owner: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  await app.register(fastifyStatic, {
+    root: deps.storage.root,
+    prefix: '/files/',
+    decorateReply: false,
+    index: false,
+    list: false,
+    dotfiles: 'deny',
+    maxAge: '1h',
+    setHeaders(res) {
+      res.header('X-Content-Type-Options', 'nosniff');
+    },
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await sql`select 1`.execute(deps.db);
+      return {
+        status: 'ok',
+        db: 'ok',
+        store: deps.storeKind,
+        llm: deps.engine.offline ? 'offline' : 'configured',
+      };
+    } catch (err) {
+      deps.log.error({ err }, 'health check: database unreachable');
+      return reply.code(503).send({ status: 'error', db: 'unreachable', store: deps.storeKind });
+    }
+  });
+
+  await app.register(chatRoutes, deps);
+  await app.register(ownerRoutes, deps);
+  for (const r of deps.registry.routes()) await app.register(r.plugin, { prefix: r.prefix });
+  return app;
+}

@@ -1,0 +1,203 @@
+/**
+ * Keyword matching: which of a bot's files a follower's message asks for.
+ *
+ * Rules (spec 001 §5, web chat; the issue fixes the 3-character floor of pass 2):
+ *  0. When the previous turn offered a list (`archivosMostrados`), a message that picks one by its
+ *     number ("2", "el 2", "#2") or by its name sends that file.
+ *  1. Exact: the message, trimmed and case-folded, equals one whole keyword of the file.
+ *  2. Partial: a comma-separated keyword part is contained in the message, or contains the
+ *     message when the message has at least 3 characters.
+ *  3. Fuzzy: with spaces, punctuation and accents removed, a keyword part or the file's context
+ *     contains or is contained in the message, the shorter side at least 3 characters.
+ * The first pass with results wins. One file gives SEND; several give LIST (offer them).
+ * A file already sent in this conversation is not sent again unless asked for by name
+ * (pass 1, or the message names the file).
+ */
+
+/** The fields of a file matching reads. */
+export interface MatchableFile {
+  id: string;
+  file_name: string;
+  keyword: string;
+  context: string;
+}
+
+/** Which rule found the files. */
+export type MatchPass = 'pick' | 'exact' | 'partial' | 'fuzzy' | 'none';
+
+/** Result of {@link matchFiles}. */
+export interface MatchResult<F extends MatchableFile> {
+  /** SEND one file, LIST several, or NONE. */
+  action: 'SEND' | 'LIST' | 'NONE';
+  /** The file to send (SEND) or the files to offer (LIST), in the bot's file order. */
+  files: F[];
+  pass: MatchPass;
+  /** Files the message asked for that were already sent and are not sent again. */
+  alreadySent: F[];
+}
+
+/** Minimum length of the shorter side for "the keyword contains the message" and fuzzy matches. */
+export const FUZZY_MIN_LENGTH = 3;
+
+const QUOTES = /["'`´‘’‚‛“”„‟«»‹›]/g;
+
+/**
+ * Normalises a keyword list on save (spec 000 §5): quotes stripped, no whitespace inside a keyword
+ * (one word each), comma-separated, lowercase, no empty or repeated parts.
+ * `' "Menú", Carta ,, precios '` → `'menú,carta,precios'`.
+ */
+export function normalizeKeywords(input: string): string {
+  const seen = new Set<string>();
+  for (const raw of input.replace(QUOTES, '').split(',')) {
+    const part = raw.replace(/\s+/g, '').toLowerCase();
+    if (part) seen.add(part);
+  }
+  return [...seen].join(',');
+}
+
+/** Splits a stored keyword list into trimmed, lowercase parts (empty parts dropped). */
+export function keywordParts(keyword: string): string[] {
+  return keyword
+    .split(',')
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** Lowercases and strips accents (NFD, combining marks removed): "Menú" → "menu". */
+export function foldAccents(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** The fuzzy form of pass 3: accents, spaces and punctuation removed. "¿La Carta?" → "lacarta". */
+export function fuzzyForm(text: string): string {
+  return foldAccents(text).replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** The message as pass 1 compares it: trimmed, lowercase, surrounding punctuation removed. */
+function exactForm(text: string): string {
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/^[\p{P}\p{S}\s]+|[\p{P}\p{S}\s]+$/gu, '');
+}
+
+/** The file name without its upload timestamp and extension, in fuzzy form: "1732_menu_del_dia.pdf" → "menudeldia". */
+function nameStem(fileName: string): string {
+  return fuzzyForm(fileName.replace(/^\d{10,}_/, '').replace(/\.[a-z0-9]{2,5}$/i, ''));
+}
+
+/** True when the message names the file (its name stem, at least 3 characters, appears in it). */
+function namesFile(message: string, file: MatchableFile): boolean {
+  const stem = nameStem(file.file_name);
+  return stem.length >= FUZZY_MIN_LENGTH && fuzzyForm(message).includes(stem);
+}
+
+function exactMatch(message: string, file: MatchableFile): boolean {
+  const m = exactForm(message);
+  if (!m) return false;
+  return exactForm(file.keyword) === m || keywordParts(file.keyword).some((p) => p === m);
+}
+
+function partialMatch(message: string, file: MatchableFile): boolean {
+  const m = message.trim().toLowerCase();
+  if (!m) return false;
+  return keywordParts(file.keyword).some(
+    (part) => m.includes(part) || (m.length >= FUZZY_MIN_LENGTH && part.includes(m)),
+  );
+}
+
+function fuzzyMatch(message: string, file: MatchableFile): boolean {
+  const m = fuzzyForm(message);
+  if (!m) return false;
+  const candidates = [...keywordParts(file.keyword), file.context].map(fuzzyForm).filter(Boolean);
+  return candidates.some(
+    (c) => Math.min(c.length, m.length) >= FUZZY_MIN_LENGTH && (c.includes(m) || m.includes(c)),
+  );
+}
+
+/**
+ * Reads a pick from an offered list: a number from 1 to `count` alone or with a few words
+ * ("2", "el 2", "número 2", "#2", "2."). Returns the 0-based index or -1.
+ */
+export function pickIndex(message: string, count: number): number {
+  const text = foldAccents(message.trim());
+  if (text.length > 24) return -1;
+  const numbers = text.match(/\d+/g);
+  if (!numbers || numbers.length !== 1) return -1;
+  const n = Number(numbers[0]);
+  const rest = text
+    .replace(/\d+/, '')
+    .replace(/[^\p{L}]+/gu, ' ')
+    .trim();
+  const fillers = new Set([
+    '',
+    'el',
+    'la',
+    'numero',
+    'opcion',
+    'num',
+    'no',
+    'n',
+    'quiero',
+    'the',
+    'number',
+    'option',
+    'le',
+    'il',
+    'nummer',
+    'option',
+    'der',
+    'die',
+    'das',
+  ]);
+  const words = rest.split(/\s+/).filter(Boolean);
+  if (!words.every((w) => fillers.has(w))) return -1;
+  return n >= 1 && n <= count ? n - 1 : -1;
+}
+
+/**
+ * Finds the files a message asks for.
+ * @param files the bot's files, in display order (the order LIST numbers them).
+ * @param options.offered files offered by the previous LIST (`archivosMostrados`), by id.
+ * @param options.sent ids or file names already sent in this conversation (`archivosEnviados`).
+ */
+export function matchFiles<F extends MatchableFile>(
+  message: string,
+  files: readonly F[],
+  options: { offered?: readonly string[]; sent?: readonly string[] } = {},
+): MatchResult<F> {
+  const sent = new Set(options.sent ?? []);
+  const wasSent = (f: F) => sent.has(f.id) || sent.has(f.file_name);
+
+  const offered = (options.offered ?? [])
+    .map((id) => files.find((f) => f.id === id || f.file_name === id))
+    .filter((f): f is F => Boolean(f));
+  if (offered.length > 0) {
+    const index = pickIndex(message, offered.length);
+    const picked =
+      index >= 0
+        ? offered[index]
+        : (offered.find((f) => namesFile(message, f) || exactMatch(message, f)) ??
+          (() => {
+            const partial = offered.filter((f) => partialMatch(message, f));
+            return partial.length === 1 ? partial[0] : undefined;
+          })());
+    if (picked) return { action: 'SEND', files: [picked], pass: 'pick', alreadySent: [] };
+  }
+
+  const passes: Array<[MatchPass, (f: F) => boolean]> = [
+    ['exact', (f) => exactMatch(message, f)],
+    ['partial', (f) => partialMatch(message, f)],
+    ['fuzzy', (f) => fuzzyMatch(message, f)],
+  ];
+  for (const [pass, test] of passes) {
+    const found = files.filter(test);
+    if (found.length === 0) continue;
+    const askedByName = (f: F) => pass === 'exact' || namesFile(message, f);
+    const fresh = found.filter((f) => !wasSent(f) || askedByName(f));
+    const alreadySent = found.filter((f) => !fresh.includes(f));
+    if (fresh.length === 0) return { action: 'NONE', files: [], pass, alreadySent };
+    return { action: fresh.length === 1 ? 'SEND' : 'LIST', files: fresh, pass, alreadySent };
+  }
+  return { action: 'NONE', files: [], pass: 'none', alreadySent: [] };
+}

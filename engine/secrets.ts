@@ -1,0 +1,76 @@
+/**
+ * Secrets at rest and signed tokens. The key comes from `CHARLA_SECRET`, or from
+ * `<dataDir>/secret`, generated (32 random bytes, mode 0600) on first use (DESIGN.md: secrets at rest).
+ * Encryption is AES-256-GCM from node:crypto with a random 12-byte IV per value.
+ */
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Returns the configured secret, or reads/creates `<dataDir>/secret`. */
+export function resolveSecret(dataDir: string, configured: string | undefined): string {
+  if (configured) return configured;
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/** Encrypts and signs values and tokens with keys derived from one secret. */
+export class SecretBox {
+  private readonly key: Buffer;
+  private readonly macKey: Buffer;
+
+  constructor(secret: string) {
+    this.key = createHash('sha256').update(`charla:enc:${secret}`).digest();
+    this.macKey = createHash('sha256').update(`charla:mac:${secret}`).digest();
+  }
+
+  /** Encrypts `plain` to `v1.<iv>.<tag>.<ciphertext>` (base64url parts). */
+  encrypt(plain: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return ['v1', iv, cipher.getAuthTag(), data]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
+  }
+
+  /**
+   * Decrypts a value made by {@link encrypt}.
+   * @throws Error when the value was tampered with or made under another secret.
+   */
+  decrypt(sealed: string): string {
+    const [version, iv, tag, data] = sealed.split('.');
+    if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('not an encrypted value');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
+  }
+
+  /** Signs `value` as `<value>.<hmac>` (HMAC-SHA256, base64url). */
+  sign(value: string): string {
+    return `${value}.${createHmac('sha256', this.macKey).update(value).digest('base64url')}`;
+  }
+
+  /** Returns the value of a token made by {@link sign}, or null when the signature does not match. */
+  verify(token: string): string | null {
+    const dot = token.lastIndexOf('.');
+    if (dot <= 0) return null;
+    const value = token.slice(0, dot);
+    const expected = Buffer.from(this.sign(value).slice(dot + 1));
+    const given = Buffer.from(token.slice(dot + 1));
+    return expected.length === given.length && timingSafeEqual(expected, given) ? value : null;
+  }
+}

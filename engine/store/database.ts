@@ -1,0 +1,160 @@
+/**
+ * Kysely table types: the one description of Charla's tables in TypeScript. Column names are the
+ * spec's (000 §3, 001 §3); the migrations in migrations/ create exactly these.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** A timestamptz column with a default: read as Date, optional on insert. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string | T, string | T>;
+
+/** An owner account (a business owner who builds bots). The accounts issue moves sign-in onto its auth library. */
+export interface OwnersTable {
+  id: Generated<string>;
+  email: string;
+  created_at: Timestamp;
+}
+
+/** Spec 001 §3: plan and expiry that give the days remaining. */
+export interface UserProfilesTable {
+  user_id: string;
+  full_name: string | null;
+  plan: Generated<string>;
+  expires_at: Date | string | null;
+  stripe_subscription_id: string | null;
+  created_at: Timestamp;
+}
+
+/** Spec 000 §3 and 001 §3: one bot of an owner. The newest bot of a user is the one loaded. */
+export interface ChatbotsTable {
+  id: Generated<string>;
+  user_id: string;
+  business_name: string;
+  business_description: string;
+  chatbot_style: Generated<string>;
+  expectations: Generated<string>;
+  system_prompt: string | null;
+  files_list: Json<string[]> | null;
+  enable_audio: Generated<boolean>;
+  enable_web_search: Generated<boolean>;
+  enable_reservations: Generated<boolean>;
+  /** Encrypted at rest (engine/secrets.ts). */
+  telegram_token: string | null;
+  telegram_username: string | null;
+  phone_number: string | null;
+  meta_verified: Generated<boolean>;
+  meta_business_account_id: string | null;
+  /** Encrypted at rest (engine/secrets.ts). */
+  meta_token: string | null;
+  whatsapp_number: string | null;
+  is_public: Generated<boolean>;
+  category: Generated<string>;
+  idioma: Generated<string>;
+  selected_voice_id: string | null;
+  responses_count: Generated<number>;
+  likes_count: Generated<number>;
+  charla_key: string | null;
+  web_enabled: Generated<boolean>;
+  /** IANA time zone of the bot's clock (`reloj`); not in the spec, defaults to Europe/Madrid. */
+  timezone: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Spec 000 §3: a file the bot sends when a follower's message matches its keywords. */
+export interface ChatbotFilesTable {
+  id: Generated<string>;
+  user_id: string;
+  chatbot_id: string;
+  file_name: string;
+  file_type: 'image' | 'pdf' | 'audio' | 'video';
+  file_purpose: string | null;
+  /** Storage key `{userId}/{timestamp}_{name}` or an http(s) address. */
+  file_url: string;
+  /** Comma-separated, normalised keywords (engine/matching normalizeKeywords). */
+  keyword: Generated<string>;
+  context: Generated<string>;
+  /** Content type sniffed from the bytes at upload. */
+  mime_type: string;
+  /** Size in bytes, for the 100 MB per-bot limit. */
+  size_bytes: ColumnType<number, number, number>;
+  video_duration: number | null;
+  video_width: number | null;
+  video_height: number | null;
+  video_codec: string | null;
+  created_at: Timestamp;
+}
+
+/** One follower of one bot on one channel. */
+export interface FollowersTable {
+  id: Generated<string>;
+  chatbot_id: string;
+  channel: string;
+  external_id: string;
+  username: string | null;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+/** What the engine stored with a bot message so a retried turn gets the same answer. */
+export interface StoredTurnMeta {
+  attachment: import('../schemas.ts').Attachment | null;
+  archivosEnviados: string[];
+  archivos: import('../schemas.ts').ArchivosBlock;
+  offline: boolean;
+  failed: boolean;
+}
+
+/**
+ * Spec 001 §3: one message of a conversation. A turn writes two rows: the follower's
+ * (sender `user`, with the channel's `message_id`) and the bot's (sender `bot`, `reply_to` the
+ * first). `ai_response` is true when the LLM (or the offline responder) wrote the bot's text and
+ * false for an owner's hand-written message; `user_id` is the follower's id on the channel.
+ */
+export interface ConversationMessagesTable {
+  id: Generated<string>;
+  chatbot_id: string;
+  channel: string;
+  user_id: string;
+  sender: 'user' | 'bot';
+  username: string | null;
+  text: string;
+  ai_response: Generated<boolean>;
+  message_id: string | null;
+  reply_to: string | null;
+  meta: Json<StoredTurnMeta> | null;
+  created_at: Timestamp;
+}
+
+/** Spec 001 §3: the public AI landing page of a bot. */
+export interface IalandingsTable {
+  id: Generated<string>;
+  user_id: string;
+  chatbot_id: string;
+  business_name: string;
+  charla_key: string | null;
+  slug: string;
+  is_active: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+/** All tables, as Kysely sees them. */
+export interface Database {
+  owners: OwnersTable;
+  user_profiles: UserProfilesTable;
+  chatbots: ChatbotsTable;
+  chatbot_files: ChatbotFilesTable;
+  followers: FollowersTable;
+  conversation_messages: ConversationMessagesTable;
+  ialandings: IalandingsTable;
+}
+
+export type Owner = Selectable<OwnersTable>;
+export type Chatbot = Selectable<ChatbotsTable>;
+export type NewChatbot = Insertable<ChatbotsTable>;
+export type ChatbotUpdate = Updateable<ChatbotsTable>;
+export type ChatbotFile = Selectable<ChatbotFilesTable>;
+export type NewChatbotFile = Insertable<ChatbotFilesTable>;
+export type ConversationMessage = Selectable<ConversationMessagesTable>;
+export type Follower = Selectable<FollowersTable>;
+export type Ialanding = Selectable<IalandingsTable>;

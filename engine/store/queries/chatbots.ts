@@ -1,0 +1,74 @@
+/** Chatbot rows (spec 000 §3, §7 data service: select by user newest first, by id; insert; update). */
+import type { Kysely } from 'kysely';
+import type { Chatbot, ChatbotUpdate, Database, NewChatbot } from '../database.ts';
+
+/** A bot by id, or undefined. */
+export async function findChatbot(db: Kysely<Database>, id: string): Promise<Chatbot | undefined> {
+  return db.selectFrom('chatbots').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A bot by id that belongs to `userId`, or undefined (so other owners' ids are not confirmed). */
+export async function findOwnedChatbot(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+): Promise<Chatbot | undefined> {
+  return db
+    .selectFrom('chatbots')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** The newest bot of an owner: "the newest chatbot of a user is the one loaded" (spec 000 §3). */
+export async function findNewestChatbot(db: Kysely<Database>, userId: string): Promise<Chatbot | undefined> {
+  return db
+    .selectFrom('chatbots')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+/** Every bot, newest first, with the owner's e-mail (the CLI's `bots list`). */
+export async function listChatbots(db: Kysely<Database>, userId?: string) {
+  let q = db
+    .selectFrom('chatbots')
+    .innerJoin('owners', 'owners.id', 'chatbots.user_id')
+    .select([
+      'chatbots.id',
+      'chatbots.business_name',
+      'chatbots.idioma',
+      'chatbots.category',
+      'chatbots.chatbot_style',
+      'chatbots.responses_count',
+      'chatbots.created_at',
+      'owners.email as owner_email',
+    ])
+    .orderBy('chatbots.created_at', 'desc');
+  if (userId) q = q.where('chatbots.user_id', '=', userId);
+  return q.execute();
+}
+
+/** Inserts a bot and returns it. */
+export async function insertChatbot(db: Kysely<Database>, values: NewChatbot): Promise<Chatbot> {
+  return db.insertInto('chatbots').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Updates an owner's bot; returns undefined when no bot of that owner has this id. */
+export async function updateOwnedChatbot(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+  values: ChatbotUpdate,
+): Promise<Chatbot | undefined> {
+  return db
+    .updateTable('chatbots')
+    .set({ ...values, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .returningAll()
+    .executeTakeFirst();
+}

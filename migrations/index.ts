@@ -1,0 +1,10 @@
+/**
+ * The static list of Charla's migrations (DESIGN.md: no folder scanning). Names are
+ * `YYYYMMDDHHmm_snake_case` and are never renamed; add new ones at the end.
+ */
+import type { Migration } from 'kysely/migration';
+import * as initial from './202611211200_initial.ts';
+
+export const migrations: Record<string, Migration> = {
+  '202611211200_initial': initial,
+};

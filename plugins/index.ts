@@ -1,0 +1,7 @@
+/**
+ * The registered feature plugins (DESIGN.md: registration is explicit). A new plugin is one folder
+ * under plugins/ and one line here.
+ */
+import type { FeaturePlugin } from '../engine/registry/index.ts';
+
+export const plugins: ReadonlyArray<FeaturePlugin<never>> = [];

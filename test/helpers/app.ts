@@ -1,0 +1,58 @@
+/**
+ * A composed Charla for tests: a test database, a temporary data dir, a silent logger, and the LLM
+ * a test chooses (a client of the local OpenAI-format server, or null for the offline responder).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CharlaApp, createApp } from '../../cli/app.ts';
+import { loadConfig } from '../../engine/config.ts';
+import { createOpenAiClient, type LlmClient } from '../../engine/conversation/llm.ts';
+import { ownerToken } from '../../engine/http/auth.ts';
+import { createLogger } from '../../engine/logger.ts';
+import type { StoreKind } from '../../engine/store/connect.ts';
+import { ensureOwner } from '../../engine/store/queries/owners.ts';
+import { testStore } from './db.ts';
+
+/** A test app and its temporary data dir. */
+export interface TestApp extends CharlaApp {
+  dataDir: string;
+  /** Creates an owner and returns its id and development token. */
+  owner(email: string): Promise<{ id: string; token: string }>;
+}
+
+/** An LLM client of a local fake, with no retries and a short time limit. */
+export function fakeLlm(baseURL: string, overrides: { timeoutMs?: number; maxRetries?: number } = {}): LlmClient {
+  return createOpenAiClient({
+    baseURL,
+    apiKey: 'test-key',
+    model: 'test-model',
+    timeoutMs: overrides.timeoutMs ?? 5_000,
+    maxRetries: overrides.maxRetries ?? 0,
+  });
+}
+
+/** Builds a Charla on a fresh test database. */
+export async function createTestApp(kind: StoreKind, options: { llm?: LlmClient | null; now?: () => Date } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'charla-app-'));
+  const store = await testStore(kind);
+  const config = loadConfig({ CHARLA_DATA_DIR: dataDir, CHARLA_SECRET: 'test-secret' });
+  const app = await createApp(config, {
+    log: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    store,
+    skipMigrations: true,
+    llm: options.llm ?? null,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  return Object.assign(app, {
+    dataDir,
+    async owner(email: string) {
+      const { owner } = await ensureOwner(store.db, email);
+      return { id: owner.id, token: ownerToken(app.secrets, owner.id) };
+    },
+    async close() {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  });
+}

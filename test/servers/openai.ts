@@ -1,0 +1,124 @@
+/**
+ * A local HTTP server that speaks the OpenAI Chat Completions wire format
+ * (POST /v1/chat/completions; JSON, or Server-Sent Events `data: {chunk}` lines ending with
+ * `data: [DONE]` when `stream: true`). Tests and benchmarks point `OPENAI_BASE_URL` at it.
+ * It records every request body so tests can assert what Charla sent.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One recorded request. */
+export interface RecordedRequest {
+  model: string;
+  stream: boolean;
+  messages: Array<{ role: string; content: string }>;
+  authorization: string | undefined;
+}
+
+/** How the fake answers a request. */
+export interface FakeReply {
+  /** The reply text, sent in `chunks` pieces when streaming. */
+  text: string;
+  /** Pieces of a streamed reply; default: the text split into words. */
+  chunks?: string[];
+  /** Delay before each streamed piece, ms. */
+  chunkDelayMs?: number;
+  /** Answer with this HTTP status and an OpenAI error body instead. */
+  status?: number;
+}
+
+/** Options of {@link startFakeOpenAi}. */
+export interface FakeOpenAiOptions {
+  /** Decides the reply of each request; default echoes "Respuesta: <last user message>". */
+  reply?: (req: RecordedRequest) => FakeReply | Promise<FakeReply>;
+  /** Do not record requests (benchmarks). */
+  record?: boolean;
+  port?: number;
+}
+
+/** A running fake. */
+export interface FakeOpenAi {
+  /** Base URL to give the SDK, ending in `/v1`. */
+  baseURL: string;
+  requests: RecordedRequest[];
+  server: Server;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts the fake on 127.0.0.1 (a free port unless `port` is given). */
+export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
+  const requests: RecordedRequest[] = [];
+  const decide: (r: RecordedRequest) => FakeReply | Promise<FakeReply> =
+    options.reply ??
+    ((r: RecordedRequest) => ({ text: `Respuesta: ${r.messages.filter((m) => m.role === 'user').at(-1)?.content ?? ''}` }));
+  let counter = 0;
+  const server = createServer(async (req, res) => {
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
+      return;
+    }
+    const body = JSON.parse(await readBody(req)) as { model: string; stream?: boolean; messages: RecordedRequest['messages'] };
+    const recorded: RecordedRequest = {
+      model: body.model,
+      stream: Boolean(body.stream),
+      messages: body.messages,
+      authorization: req.headers.authorization,
+    };
+    if (options.record !== false) requests.push(recorded);
+    const reply = await decide(recorded);
+    const id = `chatcmpl-${++counter}`;
+    const created = Math.floor(Date.now() / 1000);
+    if (reply.status && reply.status >= 400) {
+      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: reply.text, type: 'server_error', code: null } }));
+      return;
+    }
+    if (!recorded.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id,
+          object: 'chat.completion',
+          created,
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+      );
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    res.write(chunk({ role: 'assistant', content: '' }, null));
+    const pieces = reply.chunks ?? reply.text.match(/\S+\s*|\s+/g) ?? [reply.text];
+    for (const piece of pieces) {
+      if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+      res.write(chunk({ content: piece }, null));
+    }
+    res.write(chunk({}, 'stop'));
+    res.end('data: [DONE]\n\n');
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
