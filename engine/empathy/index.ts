@@ -40,9 +40,18 @@ export interface EmpathyInput {
   timezone?: string | null;
 }
 
-/** Whole-word (or phrase) search in accent-folded text. */
+/**
+ * The form cues are searched in: accent-folded, lowercase, apostrophes (' ’ ‘ ` ´) read as spaces, so
+ * "J'adore", "aujourd’hui" and "don’t" (phone keyboards type ’) meet the lexicon's "j adore",
+ * "aujourd hui" and "don't".
+ */
+function cueForm(text: string): string {
+  return foldAccents(text).replace(/['’‘`´]/g, ' ');
+}
+
+/** Whole-word (or phrase) search in cue-form text. */
 function hasCue(folded: string, cue: string): boolean {
-  const c = foldAccents(cue);
+  const c = cueForm(cue);
   const escaped = c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'u').test(folded);
 }
@@ -53,7 +62,7 @@ export function readState(
   lang: LangCode,
   history: readonly HistoryItem[] = [],
 ): ContenedorEmpatico['estadoEmpatico'] {
-  const folded = foldAccents(message);
+  const folded = cueForm(message);
   const scores: Record<CueState, number> = { contento: 0, frustrado: 0, urgente: 0, confundido: 0 };
   const senales: string[] = [];
   const lexicons = [...new Set([lang, 'es' as const, 'en' as const])].map((l) => LEXICONS[l]);
@@ -88,7 +97,7 @@ export function readState(
     senales.push('interrogaciones');
   }
   const lastUser = [...history].reverse().find((h) => h.role === 'user');
-  if (lastUser && foldAccents(lastUser.content.trim()) === folded.trim() && folded.trim()) {
+  if (lastUser && cueForm(lastUser.content).trim() === folded.trim() && folded.trim()) {
     scores.frustrado += 1;
     senales.push('mensaje repetido');
   }

@@ -117,10 +117,11 @@ function fuzzyMatch(message: string, file: MatchableFile): boolean {
 
 /**
  * Reads a pick from an offered list: a number from 1 to `count` alone or with a few words
- * ("2", "el 2", "número 2", "#2", "2."). Returns the 0-based index or -1.
+ * ("2", "el 2", "número 2", "nº 2", "el 2º", "#2", "2."). Returns the 0-based index or -1.
  */
 export function pickIndex(message: string, count: number): number {
-  const text = foldAccents(message.trim());
+  // Ordinal indicators are letters to Unicode; drop them so "nº 2", "n.º 2", "el 2º", "la 2ª" read as 2.
+  const text = foldAccents(message.trim()).replace(/[ºª]/g, '');
   if (text.length > 24) return -1;
   const numbers = text.match(/\d+/g);
   if (!numbers || numbers.length !== 1) return -1;
@@ -192,7 +193,7 @@ export function matchFiles<F extends MatchableFile>(
   ];
   for (const [pass, test] of passes) {
     const found = files.filter(test);
-    if (found.length === 0) continue;
+    if (found.length === 0 || pass === 'exact') continue;
     const askedByName = (f: F) => pass === 'exact' || namesFile(message, f);
     const fresh = found.filter((f) => !wasSent(f) || askedByName(f));
     const alreadySent = found.filter((f) => !fresh.includes(f));

@@ -44,6 +44,7 @@ export async function createTestApp(kind: StoreKind, options: { llm?: LlmClient 
     llm: options.llm ?? null,
     ...(options.now ? { now: options.now } : {}),
   });
+  const closeApp = app.close.bind(app);
   return Object.assign(app, {
     dataDir,
     async owner(email: string) {
@@ -51,7 +52,7 @@ export async function createTestApp(kind: StoreKind, options: { llm?: LlmClient 
       return { id: owner.id, token: ownerToken(app.secrets, owner.id) };
     },
     async close() {
-      await app.close();
+      await closeApp();
       rmSync(dataDir, { recursive: true, force: true });
     },
   });
