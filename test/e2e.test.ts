@@ -17,7 +17,11 @@ function env(dataDir: string, extra: Record<string, string> = {}): NodeJS.Proces
 }
 
 function charla(args: string[], dataDir: string, extra: Record<string, string> = {}) {
-  const res = spawnSync(process.execPath, [BIN, ...args], { env: env(dataDir, extra), encoding: 'utf8', timeout: 60_000 });
+  const res = spawnSync(process.execPath, [BIN, ...args], {
+    env: env(dataDir, extra),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
@@ -82,11 +86,11 @@ describe('charla as a process', () => {
     const seed = charla(['seed', '--demo', '--json'], dataDir);
     expect(JSON.parse(seed.stdout)).toMatchObject({ botId, created: { owner: false, bot: false, files: 0 } });
     const files = charla(['files', 'list', botId, '--json'], dataDir);
-    expect(JSON.parse(files.stdout).map((f: { keyword: string }) => f.keyword).sort()).toEqual([
-      'audio,saludo',
-      'foto,local',
-      'menu,carta,precios',
-    ]);
+    expect(
+      JSON.parse(files.stdout)
+        .map((f: { keyword: string }) => f.keyword)
+        .sort(),
+    ).toEqual(['audio,saludo', 'foto,local', 'menu,carta,precios']);
   });
 
   it('chats in the terminal: one turn with --message --json gets the PDF menu', () => {
@@ -110,7 +114,11 @@ describe('charla as a process', () => {
     expect(menu.offline).toBe(true);
     const pdf = await fetch(menu.attachment!.url);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
 
     const carta = await message('¿Tenéis la CARTA?', 'f-2');
     expect(carta.attachment?.type).toBe('pdf');
@@ -138,12 +146,17 @@ describe('charla as a process', () => {
   });
 
   it('exits non-zero with clear errors', () => {
-    const unknownBot = charla(['chat', 'no-such-bot', '--message', 'hola'], mkdtempSync(join(tmpdir(), 'charla-e2e-empty-')));
+    const unknownBot = charla(
+      ['chat', 'no-such-bot', '--message', 'hola'],
+      mkdtempSync(join(tmpdir(), 'charla-e2e-empty-')),
+    );
     expect(unknownBot.code).toBe(3);
     const badUsage = charla(['bots', 'create', '--owner', 'x@example.com'], dataDir);
     expect(badUsage.code).toBe(2);
     expect(badUsage.stderr).toContain("required option '--name <name>'");
-    const failedMigrate = charla(['migrate'], dataDir, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    const failedMigrate = charla(['migrate'], dataDir, {
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+    });
     expect(failedMigrate.code).toBe(1);
     expect(failedMigrate.stderr).toMatch(/charla: .*(ECONNREFUSED|connect)/);
   });

@@ -129,6 +129,9 @@ describe('buildEmpathyContainer: the follower state', () => {
     ['Perfecto, muchas gracias 😊', 'es', 'contento'],
     ['Esto es horrible, estoy harto', 'es', 'frustrado'],
     ['NO FUNCIONA NADA', 'es', 'frustrado'],
+    ['MUCHAS GRACIAS, SOIS LOS MEJORES', 'es', 'contento'],
+    ['ya lo tengo, gracias', 'es', 'contento'],
+    ['no se puede aparcar cerca, ¿verdad?', 'es', 'neutral'],
     ['This is terrible, it does not help', 'en', 'frustrado'],
     ['lo necesito urgente, ahora mismo', 'es', 'urgente'],
     ['I need it right now, urgent', 'en', 'urgente'],
@@ -179,7 +182,9 @@ describe('buildEmpathyContainer: the follower state', () => {
 
   it('a stronger reading scores higher', () => {
     const one = buildEmpathyContainer(input({ message: 'gracias' })).estadoEmpatico;
-    const many = buildEmpathyContainer(input({ message: '¡Muchas gracias, me encanta, genial!' })).estadoEmpatico;
+    const many = buildEmpathyContainer(
+      input({ message: '¡Muchas gracias, me encanta, genial!' }),
+    ).estadoEmpatico;
     expect(one.estado).toBe('contento');
     expect(many.estado).toBe('contento');
     expect(many.puntuacion).toBeGreaterThan(one.puntuacion);
@@ -291,7 +296,12 @@ describe('buildSystemPrompt', () => {
   };
   const files = [
     { file_name: 'carta.pdf', file_type: 'pdf', keyword: 'menu,carta,precios', context: 'Carta con precios' },
-    { file_name: 'terraza.jpg', file_type: 'image', keyword: 'fotolocal', context: 'La terraza al atardecer' },
+    {
+      file_name: 'terraza.jpg',
+      file_type: 'image',
+      keyword: 'fotolocal',
+      context: 'La terraza al atardecer',
+    },
   ];
   const prompt = (overrides: Partial<Parameters<typeof buildSystemPrompt>[0]> = {}) =>
     buildSystemPrompt({
@@ -348,7 +358,12 @@ describe('buildSystemPrompt', () => {
 
   it('tells the LLM about a file being sent or a list being offered', () => {
     const sending = buildEmpathyContainer(
-      input({ message: 'carta', mentioned: carta, sentIds: ['f1'], archivos: { action: 'SEND', lista: [carta] } }),
+      input({
+        message: 'carta',
+        mentioned: carta,
+        sentIds: ['f1'],
+        archivos: { action: 'SEND', lista: [carta] },
+      }),
     );
     expect(prompt({ container: sending })).toContain('The system is sending the file "carta.pdf"');
     const listing = buildEmpathyContainer(input({ archivos: { action: 'LIST', lista: [carta, vinos] } }));
@@ -374,7 +389,12 @@ describe('offlineReply', () => {
     ],
   };
   const reply = (lang: LangCode, firstTurn = true, container?: ContenedorEmpatico) =>
-    offlineReply({ ...base, lang, firstTurn, container: container ?? buildEmpathyContainer(input({ lang })) });
+    offlineReply({
+      ...base,
+      lang,
+      firstTurn,
+      container: container ?? buildEmpathyContainer(input({ lang })),
+    });
 
   it('answers in the bot language', () => {
     const es = reply('es');

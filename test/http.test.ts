@@ -41,7 +41,11 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
   const auth = () => ({ authorization: `Bearer ${owner.token}` });
   const storageRoot = () => join(app.dataDir, 'storage', 'chatbot-files');
 
-  const upload = async (file: { name: string; data: Buffer }, fields: Record<string, string>, token = owner.token) => {
+  const upload = async (
+    file: { name: string; data: Buffer },
+    fields: Record<string, string>,
+    token = owner.token,
+  ) => {
     const { body, contentType } = await multipart(fields, { field: 'file', ...file });
     return http.inject({
       method: 'POST',
@@ -55,7 +59,8 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
 
   beforeAll(async () => {
     llm = await startFakeOpenAi({
-      reply: (r) => (llmFails ? { status: 500, text: 'boom' } : { text: `Respuesta a: ${r.messages.at(-1)?.content}` }),
+      reply: (r) =>
+        llmFails ? { status: 500, text: 'boom' } : { text: `Respuesta a: ${r.messages.at(-1)?.content}` },
     });
     app = await createTestApp(kind, { llm: fakeLlm(llm.baseURL) });
     http = await app.http();
@@ -75,7 +80,10 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
       payload: { business_name: 'El Pato Pepe', business_description: '   ' },
     });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ error: 'Indica el nombre de la empresa y la descripción del bot.', title: 'Faltan datos' });
+    expect(missing.json()).toEqual({
+      error: 'Indica el nombre de la empresa y la descripción del bot.',
+      title: 'Faltan datos',
+    });
 
     const saved = await http.inject({
       method: 'POST',
@@ -98,12 +106,20 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
       category: 'Empresa o Profesional',
       greeting: '¡Hola! Soy el asistente de El Pato Pepe. ¿En qué puedo ayudarte?',
     });
-    const row = await app.store.db.selectFrom('chatbots').selectAll().where('id', '=', botId).executeTakeFirstOrThrow();
+    const row = await app.store.db
+      .selectFrom('chatbots')
+      .selectAll()
+      .where('id', '=', botId)
+      .executeTakeFirstOrThrow();
     expect(row.is_public).toBe(true);
   });
 
   it('needs an owner token for owner routes and answers 404 for another owner’s bot', async () => {
-    const anonymous = await http.inject({ method: 'POST', url: '/api/save-chatbot', payload: { business_name: 'x', business_description: 'y' } });
+    const anonymous = await http.inject({
+      method: 'POST',
+      url: '/api/save-chatbot',
+      payload: { business_name: 'x', business_description: 'y' },
+    });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().error).toBe('Debes iniciar sesión.');
     const forged = await http.inject({
@@ -127,8 +143,14 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
   it('answers 404 with the spec’s text for an unknown bot and 400 for an empty message', async () => {
     const config = await http.inject({ method: 'GET', url: '/api/chatbot-config/no-such-bot' });
     expect(config.statusCode).toBe(404);
-    expect(config.json().error).toBe('No existe configuración para tu bot. ¡Configúralo y vuelve a intentarlo!');
-    const message = await http.inject({ method: 'POST', url: '/api/chatbot-message/no-such-bot', payload: { userMessage: 'hola' } });
+    expect(config.json().error).toBe(
+      'No existe configuración para tu bot. ¡Configúralo y vuelve a intentarlo!',
+    );
+    const message = await http.inject({
+      method: 'POST',
+      url: '/api/chatbot-message/no-such-bot',
+      payload: { userMessage: 'hola' },
+    });
     expect(message.statusCode).toBe(404);
     const empty = await send({ userMessage: '   ' });
     expect(empty.statusCode).toBe(400);
@@ -143,7 +165,12 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
     );
     expect(res.statusCode).toBe(201);
     const file = res.json();
-    expect(file).toMatchObject({ file_type: 'pdf', file_name: 'Menu_del_dia.pdf', keyword: 'menu,carta,precios', mime_type: 'application/pdf' });
+    expect(file).toMatchObject({
+      file_type: 'pdf',
+      file_name: 'Menu_del_dia.pdf',
+      keyword: 'menu,carta,precios',
+      mime_type: 'application/pdf',
+    });
     expect(file.file_url).toMatch(new RegExp(`^${owner.id}/\\d+_Menu_del_dia\\.pdf$`));
     const served = await http.inject({ method: 'GET', url: file.publicUrl });
     expect(served.statusCode).toBe(200);
@@ -152,9 +179,19 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
     expect(served.rawPayload.equals(PDF)).toBe(true);
 
     // A JPEG named .png is stored as what it is.
-    const photo = await upload({ name: 'fachada.png', data: JPG }, { chatbotId: botId, keyword: 'foto,local', context: 'Foto del local.' });
-    expect(photo.json()).toMatchObject({ file_type: 'image', file_name: 'fachada.jpg', mime_type: 'image/jpeg' });
-    const audio = await upload({ name: 'saludo.ogg', data: OGG }, { chatbotId: botId, keyword: 'audio,saludo', context: 'Audio de bienvenida.' });
+    const photo = await upload(
+      { name: 'fachada.png', data: JPG },
+      { chatbotId: botId, keyword: 'foto,local', context: 'Foto del local.' },
+    );
+    expect(photo.json()).toMatchObject({
+      file_type: 'image',
+      file_name: 'fachada.jpg',
+      mime_type: 'image/jpeg',
+    });
+    const audio = await upload(
+      { name: 'saludo.ogg', data: OGG },
+      { chatbotId: botId, keyword: 'audio,saludo', context: 'Audio de bienvenida.' },
+    );
     expect(audio.json()).toMatchObject({ file_type: 'audio' });
   });
 
@@ -166,19 +203,26 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.json().error).toBe('El archivo enorme.pdf es demasiado grande. Máximo 10MB por archivo.');
     // A Windows executable renamed to .pdf: the bytes say MZ, not %PDF.
-    const exe = Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff', 'latin1'), Buffer.alloc(2048, 1)]);
+    const exe = Buffer.concat([
+      Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff', 'latin1'),
+      Buffer.alloc(2048, 1),
+    ]);
     const fake = await upload({ name: 'carta.pdf', data: exe }, { chatbotId: botId });
     expect(fake.statusCode).toBe(415);
     expect(fake.json().error).toBe(FILE_MESSAGES.badFormat('carta.pdf'));
     expect(filesUnder(storageRoot())).toEqual(before);
-    expect(await app.store.db.selectFrom('chatbot_files').select('id').execute()).toHaveLength(rowsBefore.length);
+    expect(await app.store.db.selectFrom('chatbot_files').select('id').execute()).toHaveLength(
+      rowsBefore.length,
+    );
   });
 
   it('sends the PDF for "menu" and for "¿Tenéis la CARTA?", and no file for an unrelated message', async () => {
     const menu = await send({ userMessage: 'menu', visitorId: 'v-menu' });
     expect(menu.statusCode).toBe(200);
     expect(menu.json().attachment).toMatchObject({ type: 'pdf', name: 'Menu_del_dia.pdf' });
-    expect(menu.json().contenedorEmpatico).toEqual({ archivos: { action: 'SEND', lista: [expect.objectContaining({ file_type: 'pdf' })] } });
+    expect(menu.json().contenedorEmpatico).toEqual({
+      archivos: { action: 'SEND', lista: [expect.objectContaining({ file_type: 'pdf' })] },
+    });
     expect(menu.json().reply).toBe('Respuesta a: menu');
 
     const carta = await send({ userMessage: '¿Tenéis la CARTA?', visitorId: 'v-carta' });
@@ -213,9 +257,17 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
   });
 
   it('returns the whole empathy container with ?debug=1', async () => {
-    const res = await send({ userMessage: 'ESTO NO FUNCIONA, estoy harto!!', visitorId: 'v-debug' }, '?debug=1');
+    const res = await send(
+      { userMessage: 'ESTO NO FUNCIONA, estoy harto!!', visitorId: 'v-debug' },
+      '?debug=1',
+    );
     const c = res.json().contenedorEmpatico;
-    expect(Object.keys(c).sort()).toEqual(['analisisInterno', 'archivos', 'estadoEmpatico', 'historialReciente']);
+    expect(Object.keys(c).sort()).toEqual([
+      'analisisInterno',
+      'archivos',
+      'estadoEmpatico',
+      'historialReciente',
+    ]);
     expect(c.estadoEmpatico.estado).toBe('frustrado');
     expect(c.analisisInterno.textoAnalizado).toBe('ESTO NO FUNCIONA, estoy harto!!');
     expect(c.analisisInterno.archivosDisponibles).toHaveLength(3);
@@ -230,7 +282,11 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
     expect(llm.requests.length).toBe(calls + 1);
     expect(a.json().reply).toBe(b.json().reply);
     expect(c.json()).toMatchObject({ reply: a.json().reply, duplicate: true });
-    const rows = await app.store.db.selectFrom('conversation_messages').selectAll().where('user_id', '=', 'v-idem').execute();
+    const rows = await app.store.db
+      .selectFrom('conversation_messages')
+      .selectAll()
+      .where('user_id', '=', 'v-idem')
+      .execute();
     expect(rows.map((r) => r.sender).sort()).toEqual(['bot', 'user']);
   });
 
@@ -240,23 +296,39 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
       const res = await send({ userMessage: '¿Tenéis terraza?', visitorId: 'v-fail' });
       expect(res.statusCode).toBe(200);
       // The bot's language is Español.
-      expect(res.json().reply).toBe('No pudimos responder en este momento. Por favor, intenta de nuevo más tarde.');
+      expect(res.json().reply).toBe(
+        'No pudimos responder en este momento. Por favor, intenta de nuevo más tarde.',
+      );
     } finally {
       llmFails = false;
     }
-    const rows = await app.store.db.selectFrom('conversation_messages').selectAll().where('user_id', '=', 'v-fail').orderBy('id').execute();
+    const rows = await app.store.db
+      .selectFrom('conversation_messages')
+      .selectAll()
+      .where('user_id', '=', 'v-fail')
+      .orderBy('id')
+      .execute();
     expect(rows.map((r) => [r.sender, r.text])).toEqual([
       ['user', '¿Tenéis terraza?'],
       ['bot', 'No pudimos responder en este momento. Por favor, intenta de nuevo más tarde.'],
     ]);
-    const follower = await app.store.db.selectFrom('followers').selectAll().where('external_id', '=', 'v-fail').executeTakeFirst();
+    const follower = await app.store.db
+      .selectFrom('followers')
+      .selectAll()
+      .where('external_id', '=', 'v-fail')
+      .executeTakeFirst();
     expect(follower).toMatchObject({ channel: 'web' });
   });
 
   it('edits keywords (normalised, both required) and deletes a file with its bytes', async () => {
     const list = await http.inject({ method: 'GET', url: `/api/chatbot-files?chatbotId=${botId}` });
     const audio = list.json().find((f: { file_type: string }) => f.file_type === 'audio');
-    const empty = await http.inject({ method: 'PATCH', url: `/api/chatbot-files/${audio.id}`, headers: auth(), payload: { keyword: 'x', context: ' ' } });
+    const empty = await http.inject({
+      method: 'PATCH',
+      url: `/api/chatbot-files/${audio.id}`,
+      headers: auth(),
+      payload: { keyword: 'x', context: ' ' },
+    });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error).toBe('Campo requerido');
     const edited = await http.inject({
@@ -266,32 +338,53 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
       payload: { keyword: '“Hola”, bienvenida', context: 'Saludo' },
     });
     expect(edited.json().keyword).toBe('hola,bienvenida');
-    const notMine = await http.inject({ method: 'DELETE', url: `/api/chatbot-files/${audio.id}`, headers: { authorization: `Bearer ${other.token}` } });
+    const notMine = await http.inject({
+      method: 'DELETE',
+      url: `/api/chatbot-files/${audio.id}`,
+      headers: { authorization: `Bearer ${other.token}` },
+    });
     expect(notMine.statusCode).toBe(404);
     const path = join(storageRoot(), audio.file_url);
     expect(statSync(path).isFile()).toBe(true);
-    const del = await http.inject({ method: 'DELETE', url: `/api/chatbot-files/${audio.id}`, headers: auth() });
+    const del = await http.inject({
+      method: 'DELETE',
+      url: `/api/chatbot-files/${audio.id}`,
+      headers: auth(),
+    });
     expect(del.statusCode).toBe(204);
     expect(() => statSync(path)).toThrow();
   });
 
   it('rejects the 11th file with the spec’s text', async () => {
-    const current = (await http.inject({ method: 'GET', url: `/api/chatbot-files?chatbotId=${botId}` })).json().length;
+    const current = (
+      await http.inject({ method: 'GET', url: `/api/chatbot-files?chatbotId=${botId}` })
+    ).json().length;
     for (let i = current; i < 10; i++) {
-      const res = await upload({ name: `extra-${i}.jpg`, data: JPG }, { chatbotId: botId, keyword: `extra${i}`, context: 'x' });
+      const res = await upload(
+        { name: `extra-${i}.jpg`, data: JPG },
+        { chatbotId: botId, keyword: `extra${i}`, context: 'x' },
+      );
       expect(res.statusCode).toBe(201);
     }
-    const eleventh = await upload({ name: 'once.jpg', data: JPG }, { chatbotId: botId, keyword: 'once', context: 'x' });
+    const eleventh = await upload(
+      { name: 'once.jpg', data: JPG },
+      { chatbotId: botId, keyword: 'once', context: 'x' },
+    );
     expect(eleventh.statusCode).toBe(422);
-    expect(eleventh.json().error).toBe('Solo puedes tener un máximo de 10 archivos. Elimina alguno para poder subir uno nuevo.');
-    const count = (await http.inject({ method: 'GET', url: `/api/chatbot-files?chatbotId=${botId}` })).json().length;
+    expect(eleventh.json().error).toBe(
+      'Solo puedes tener un máximo de 10 archivos. Elimina alguno para poder subir uno nuevo.',
+    );
+    const count = (await http.inject({ method: 'GET', url: `/api/chatbot-files?chatbotId=${botId}` })).json()
+      .length;
     expect(count).toBe(10);
   });
 
   it('serves the OpenAPI document and a health check', async () => {
     const docs = await http.inject({ method: 'GET', url: '/api/docs/json' });
     expect(docs.statusCode).toBe(200);
-    expect(Object.keys(docs.json().paths)).toEqual(expect.arrayContaining(['/api/chatbot-message/{id}', '/api/chatbot-config/{id}', '/api/save-chatbot']));
+    expect(Object.keys(docs.json().paths)).toEqual(
+      expect.arrayContaining(['/api/chatbot-message/{id}', '/api/chatbot-config/{id}', '/api/save-chatbot']),
+    );
     const health = await http.inject({ method: 'GET', url: '/healthz' });
     expect(health.json()).toMatchObject({ status: 'ok', db: 'ok', store: kind });
   });

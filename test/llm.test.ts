@@ -165,10 +165,14 @@ describe.each(DIALECTS)('LLM over the OpenAI wire format on %s', (kind) => {
       body: JSON.stringify({ userMessage: 'Je peux voir la carte ?' }),
     });
     const events = await readSse(res);
-    const done = events.find((e) => e.event === 'done')!.data as { attachment: { type: string; url: string; caption: string } };
+    const done = events.find((e) => e.event === 'done')!.data as {
+      attachment: { type: string; url: string; caption: string };
+    };
     expect(done.attachment.type).toBe('pdf');
     expect(done.attachment.caption).toMatch(/PDF/);
-    const file = await fetch(done.attachment.url.startsWith('http') ? done.attachment.url : `${url}${done.attachment.url}`);
+    const file = await fetch(
+      done.attachment.url.startsWith('http') ? done.attachment.url : `${url}${done.attachment.url}`,
+    );
     expect(file.headers.get('content-type')).toBe('application/pdf');
   });
 
@@ -184,8 +188,16 @@ describe.each(DIALECTS)('LLM over the OpenAI wire format on %s', (kind) => {
   it('retries a failing LLM a bounded number of times (429/5xx), then gives up', async () => {
     const { createOpenAiClient } = await import('../engine/conversation/llm.ts');
     let hits = 0;
-    const flaky = await startFakeOpenAi({ reply: () => (++hits < 3 ? { status: 503, text: 'busy' } : { text: 'Enfin !' }) });
-    const retrying = createOpenAiClient({ baseURL: flaky.baseURL, apiKey: 'k', model: 'm', timeoutMs: 5_000, maxRetries: 2 });
+    const flaky = await startFakeOpenAi({
+      reply: () => (++hits < 3 ? { status: 503, text: 'busy' } : { text: 'Enfin !' }),
+    });
+    const retrying = createOpenAiClient({
+      baseURL: flaky.baseURL,
+      apiKey: 'k',
+      model: 'm',
+      timeoutMs: 5_000,
+      maxRetries: 2,
+    });
     await expect(retrying.complete([{ role: 'user', content: 'x' }])).resolves.toBe('Enfin !');
     expect(hits).toBe(3);
     hits = -10;

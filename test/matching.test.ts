@@ -48,7 +48,12 @@ describe('matchFiles pass 1: exact', () => {
     ['vinos', 'f3'],
   ])('%j sends %s by exact keyword', (message, id) => {
     const r = matchFiles(message, FILES);
-    expect(r).toEqual({ action: 'SEND', files: [FILES.find((f) => f.id === id)], pass: 'exact', alreadySent: [] });
+    expect(r).toEqual({
+      action: 'SEND',
+      files: [FILES.find((f) => f.id === id)],
+      pass: 'exact',
+      alreadySent: [],
+    });
   });
 
   it('a comma part counts as a whole keyword even when another file contains it partially', () => {
@@ -162,7 +167,12 @@ describe('matchFiles: pass order and results', () => {
   it.each(['¿A qué hora abrís?', 'hola', 'buenos días', 'gracias', '', '   '])(
     'an unrelated message %j gives NONE',
     (message) => {
-      expect(matchFiles(message, FILES)).toEqual({ action: 'NONE', files: [], pass: 'none', alreadySent: [] });
+      expect(matchFiles(message, FILES)).toEqual({
+        action: 'NONE',
+        files: [],
+        pass: 'none',
+        alreadySent: [],
+      });
     },
   );
 
@@ -324,6 +334,7 @@ describe('pickIndex', () => {
     ['the number 1', 3, 0],
     ['quiero el 1', 3, 0],
     ['nº 2', 3, 1],
+    ['n.º 2', 3, 1],
     ['la 2ª', 3, 1],
     ['el 2º', 3, 1],
     ['3', 3, 2],
@@ -439,7 +450,10 @@ describe('normalizeKeywords', () => {
       fc.property(keywordInput, (x) => {
         const parts = normalizeKeywords(x).split(',');
         for (const raw of x.split(',')) {
-          const word = raw.replace(/["'`´‘’‚‛“”„‟«»‹›]/g, '').replace(/\s+/g, '').toLowerCase();
+          const word = raw
+            .replace(/["'`´‘’‚‛“”„‟«»‹›]/g, '')
+            .replace(/\s+/g, '')
+            .toLowerCase();
           if (word) expect(parts).toContain(word);
         }
       }),

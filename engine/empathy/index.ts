@@ -83,7 +83,8 @@ export function readState(
   }
   const letters = message.replace(/[^\p{L}]/gu, '');
   if (letters.length >= 6 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()) {
-    scores.frustrado += 1;
+    // Shouting intensifies; on its own it does not outweigh a word ("MUCHAS GRACIAS" stays contento).
+    scores.frustrado += 0.5;
     scores.urgente += 0.5;
     senales.push('mayúsculas');
   }

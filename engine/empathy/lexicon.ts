@@ -61,7 +61,7 @@ const es: Lexicon = {
   urgente: [
     'urgente',
     'urgencia',
-    'ya',
+    'ya mismo',
     'ahora mismo',
     'rapido',
     'cuanto antes',
@@ -75,7 +75,8 @@ const es: Lexicon = {
   ],
   confundido: [
     'no entiendo',
-    'no se',
+    'no se que',
+    'no se como',
     'confundido',
     'confundida',
     'como funciona',

@@ -193,7 +193,7 @@ export function matchFiles<F extends MatchableFile>(
   ];
   for (const [pass, test] of passes) {
     const found = files.filter(test);
-    if (found.length === 0 || pass === 'exact') continue;
+    if (found.length === 0) continue;
     const askedByName = (f: F) => pass === 'exact' || namesFile(message, f);
     const fresh = found.filter((f) => !wasSent(f) || askedByName(f));
     const alreadySent = found.filter((f) => !fresh.includes(f));

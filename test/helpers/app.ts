@@ -22,7 +22,10 @@ export interface TestApp extends CharlaApp {
 }
 
 /** An LLM client of a local fake, with no retries and a short time limit. */
-export function fakeLlm(baseURL: string, overrides: { timeoutMs?: number; maxRetries?: number } = {}): LlmClient {
+export function fakeLlm(
+  baseURL: string,
+  overrides: { timeoutMs?: number; maxRetries?: number } = {},
+): LlmClient {
   return createOpenAiClient({
     baseURL,
     apiKey: 'test-key',
@@ -33,7 +36,10 @@ export function fakeLlm(baseURL: string, overrides: { timeoutMs?: number; maxRet
 }
 
 /** Builds a Charla on a fresh test database. */
-export async function createTestApp(kind: StoreKind, options: { llm?: LlmClient | null; now?: () => Date } = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: StoreKind,
+  options: { llm?: LlmClient | null; now?: () => Date } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'charla-app-'));
   const store = await testStore(kind);
   const config = loadConfig({ CHARLA_DATA_DIR: dataDir, CHARLA_SECRET: 'test-secret' });

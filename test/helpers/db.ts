@@ -11,7 +11,10 @@ import { openStore, type Store, type StoreKind } from '../../engine/store/connec
 import { migrateToLatest } from '../../engine/store/migrate.ts';
 
 /** The dialects this run tests: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
-export const DIALECTS: StoreKind[] = ['pglite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
+export const DIALECTS: StoreKind[] = [
+  'pglite',
+  ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : []),
+];
 
 /** A migrated, empty database for one test file; `close` drops it. */
 export async function testStore(kind: StoreKind): Promise<Store> {

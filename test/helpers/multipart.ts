@@ -10,5 +10,8 @@ export async function multipart(
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   form.append(file.field, new Blob([file.data]), file.name);
   const encoded = new Response(form);
-  return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
+  return {
+    body: Buffer.from(await encoded.arrayBuffer()),
+    contentType: encoded.headers.get('content-type')!,
+  };
 }

@@ -58,7 +58,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const requests: RecordedRequest[] = [];
   const decide: (r: RecordedRequest) => FakeReply | Promise<FakeReply> =
     options.reply ??
-    ((r: RecordedRequest) => ({ text: `Respuesta: ${r.messages.filter((m) => m.role === 'user').at(-1)?.content ?? ''}` }));
+    ((r: RecordedRequest) => ({
+      text: `Respuesta: ${r.messages.filter((m) => m.role === 'user').at(-1)?.content ?? ''}`,
+    }));
   let counter = 0;
   const server = createServer(async (req, res) => {
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
@@ -66,7 +68,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       res.end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
       return;
     }
-    const body = JSON.parse(await readBody(req)) as { model: string; stream?: boolean; messages: RecordedRequest['messages'] };
+    const body = JSON.parse(await readBody(req)) as {
+      model: string;
+      stream?: boolean;
+      messages: RecordedRequest['messages'];
+    };
     const recorded: RecordedRequest = {
       model: body.model,
       stream: Boolean(body.stream),
@@ -96,7 +102,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       );
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     const chunk = (delta: Record<string, unknown>, finish: string | null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     res.write(chunk({ role: 'assistant', content: '' }, null));
