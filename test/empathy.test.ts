@@ -409,6 +409,27 @@ describe('offlineReply', () => {
     expect(fr).toContain('Je peux vous envoyer');
   });
 
+  it('opens with the follower’s state: an apology to a frustrated follower, thanks to a happy one', () => {
+    const angry = reply(
+      'es',
+      false,
+      buildEmpathyContainer(input({ lang: 'es', message: 'Esto es horrible, estoy harto' })),
+    );
+    expect(angry.startsWith('Siento mucho las molestias.')).toBe(true);
+    const happy = reply(
+      'en',
+      false,
+      buildEmpathyContainer(input({ lang: 'en', message: 'thanks, awesome' })),
+    );
+    expect(happy.startsWith('Thank you!')).toBe(true);
+    const neutral = reply(
+      'es',
+      false,
+      buildEmpathyContainer(input({ lang: 'es', message: '¿A qué hora abrís?' })),
+    );
+    expect(neutral.startsWith('Soy el asistente de El Pato Pepe.')).toBe(true);
+  });
+
   it('introduces the business and points at each file by its first keyword', () => {
     const es = reply('es');
     expect(es).toContain('Restaurante mediterráneo en Valencia.');

@@ -4,7 +4,7 @@
  * point at the files by keyword, and ask what the follower needs.
  */
 import type { ContenedorEmpatico, LangCode } from '../schemas.ts';
-import { fill, greeting, OFFLINE_TEXTS } from './texts.ts';
+import { fill, greeting, OFFLINE_OPENERS, OFFLINE_TEXTS } from './texts.ts';
 
 /** The first sentence of a text (at most 240 characters). */
 function firstSentence(text: string): string {
@@ -35,8 +35,14 @@ export function offlineReply(input: OfflineInput): string {
   if (action === 'SEND' || action === 'LIST') return '';
   const alreadySent =
     a.alertas.length > 0 && a.archivoMencionado && a.archivosEnviados.includes(a.archivoMencionado.id);
-  if (alreadySent && a.archivoMencionado) return fill(t.already, { file: a.archivoMencionado.file_name });
+  if (alreadySent && a.archivoMencionado) {
+    const state = input.container.estadoEmpatico.estado;
+    const opener = state === 'neutral' ? '' : `${OFFLINE_OPENERS[input.lang][state]} `;
+    return opener + fill(t.already, { file: a.archivoMencionado.file_name });
+  }
   const parts: string[] = [];
+  const state = input.container.estadoEmpatico.estado;
+  if (state !== 'neutral') parts.push(OFFLINE_OPENERS[input.lang][state]);
   if (input.firstTurn) {
     parts.push(greeting(input.lang, input.businessName));
     const about = firstSentence(input.businessDescription);

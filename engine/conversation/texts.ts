@@ -119,6 +119,52 @@ export const LIST_TEXTS: PerLang<{ intro: string; pick: string }> = {
   hi: { intro: 'मेरे पास कई फ़ाइलें हैं जो आपके काम की हो सकती हैं:', pick: 'जो चाहिए उसका नंबर या नाम लिखकर जवाब दें।' },
 };
 
+/** How the offline responder opens, by the follower's state (empathy container); neutral opens with nothing. */
+export const OFFLINE_OPENERS: PerLang<Record<'contento' | 'frustrado' | 'urgente' | 'confundido', string>> = {
+  es: {
+    contento: '¡Gracias a ti! 😊',
+    frustrado: 'Siento mucho las molestias.',
+    urgente: 'Voy al grano.',
+    confundido: 'Te lo explico con calma.',
+  },
+  en: {
+    contento: 'Thank you! 😊',
+    frustrado: 'I am really sorry about the trouble.',
+    urgente: 'Straight to the point.',
+    confundido: 'Let me explain it simply.',
+  },
+  fr: {
+    contento: 'Merci à vous ! 😊',
+    frustrado: 'Je suis vraiment désolé pour ce désagrément.',
+    urgente: 'Je vais droit au but.',
+    confundido: 'Je vous explique simplement.',
+  },
+  de: {
+    contento: 'Danke dir! 😊',
+    frustrado: 'Das tut mir wirklich leid.',
+    urgente: 'Kurz und knapp:',
+    confundido: 'Ich erkläre es dir in Ruhe.',
+  },
+  it: {
+    contento: 'Grazie a te! 😊',
+    frustrado: 'Mi dispiace davvero per il disagio.',
+    urgente: 'Vado dritto al punto.',
+    confundido: 'Te lo spiego con calma.',
+  },
+  ru: {
+    contento: 'Спасибо вам! 😊',
+    frustrado: 'Приносим извинения за неудобства.',
+    urgente: 'Коротко:',
+    confundido: 'Объясню просто.',
+  },
+  hi: {
+    contento: 'आपका धन्यवाद! 😊',
+    frustrado: 'असुविधा के लिए हमें खेद है।',
+    urgente: 'सीधी बात:',
+    confundido: 'मैं आसान शब्दों में समझाता हूँ।',
+  },
+};
+
 /** The offline responder's sentences (no LLM configured). */
 export const OFFLINE_TEXTS: PerLang<{
   intro: string;
