@@ -27,6 +27,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
+import { type CpuUsage, cpuWindow } from './cpu.ts';
 import { type LoadResult, maxThroughput, steadyRate, type Target } from './load.ts';
 import { type Child, freePort, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
 
@@ -145,22 +146,53 @@ async function probe(url: string): Promise<{ bytes: number; reply: string }> {
   return { bytes: Buffer.byteLength(text), reply: body.reply };
 }
 
+type WithCpu = LoadResult & { cpu: CpuUsage };
 interface Measured {
-  max: LoadResult;
-  steady: LoadResult;
+  max: WithCpu;
+  steady: WithCpu;
 }
 
-/** Warm-up, then (a) and (b). */
-async function measure(name: string, target: Target): Promise<Measured> {
+/**
+ * Waits until the server has worked off what the previous load left in flight (autocannon stops
+ * sending at the deadline, not the server): until two /healthz round trips in a row take < 20 ms.
+ */
+async function settle(messageUrl: string): Promise<void> {
+  const health = `${new URL(messageUrl).origin}/healthz`;
+  const deadline = performance.now() + 30_000;
+  let fast = 0;
+  await new Promise((r) => setTimeout(r, 300));
+  while (fast < 2 && performance.now() < deadline) {
+    const t0 = performance.now();
+    try {
+      const res = await fetch(health, { signal: AbortSignal.timeout(5000) });
+      await res.arrayBuffer();
+      fast = res.ok && performance.now() - t0 < 20 ? fast + 1 : 0;
+    } catch {
+      fast = 0;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Warm-up, then (a) and (b), each with the CPU the processes used. */
+async function measure(
+  name: string,
+  target: Target,
+  pids: { server: number; fake: number; postgres?: string | undefined },
+): Promise<Measured> {
   if (WARMUP > 0) {
     log(`${name}: warm-up ${WARMUP} s`);
     await maxThroughput(target, MAX_CONNECTIONS, WARMUP, 'warm');
   }
+  await settle(target.url);
   log(`${name}: (a) ${MAX_CONNECTIONS} connections, ${SECONDS} s`);
-  const max = await maxThroughput(target, MAX_CONNECTIONS, SECONDS);
+  let cpu = cpuWindow(pids);
+  const max = { ...(await maxThroughput(target, MAX_CONNECTIONS, SECONDS)), cpu: cpu.stop() };
   log(`${name}:     ${fmtRate(max.rate)} msgs/s`);
+  await settle(target.url);
   log(`${name}: (b) ${STEADY_RATE} msgs/s over ${STEADY_CONNECTIONS} connections, ${SECONDS} s`);
-  const steady = await steadyRate(target, STEADY_RATE, STEADY_CONNECTIONS, SECONDS);
+  cpu = cpuWindow(pids);
+  const steady = { ...(await steadyRate(target, STEADY_RATE, STEADY_CONNECTIONS, SECONDS)), cpu: cpu.stop() };
   log(`${name}:     p50 ${fmtMs(steady.p50)}, p99 ${fmtMs(steady.p99)}`);
   return { max, steady };
 }
@@ -172,7 +204,13 @@ const fmtMs = (n: number | undefined) =>
   n === undefined || !Number.isFinite(n) ? '–' : `${n < 10 ? n.toFixed(1) : Math.round(n)} ms`;
 const fmtPct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '–');
 const mark = (ok: boolean) => (ok ? '✓' : '✗');
-const faults = (r: LoadResult) => `${r.errors} / ${r.non2xx} / ${r.mismatches}`;
+const faults = (r: LoadResult) => `${r.errors} / ${r.timeouts} / ${r.non2xx} / ${r.mismatches}`;
+/** CPU ms per answered message. */
+const perMsg = (cpuSeconds: number | undefined, r: LoadResult) =>
+  cpuSeconds === undefined || r.ok === 0 ? '–' : `${((cpuSeconds * 1000) / r.ok).toFixed(2)} ms`;
+/** CPU seconds over a window, as a share of one core. */
+const ofCore = (cpuSeconds: number | undefined, u: CpuUsage) =>
+  cpuSeconds === undefined ? '–' : `${Math.round((cpuSeconds / u.seconds) * 100)}%`;
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].length)));
@@ -191,66 +229,60 @@ function report(store: StoreName, charla: Measured, floor: Measured, replyBytes:
   const rateOk = charla.max.rate >= GOAL.rate;
   const ratioOk = ratio >= GOAL.ofFloor;
   const p99Ok = charla.steady.p99 < GOAL.p99;
-  const cleanOk = (r: Measured) =>
-    r.max.errors +
-      r.max.non2xx +
-      r.max.mismatches +
-      r.steady.errors +
-      r.steady.non2xx +
-      r.steady.mismatches ===
-    0;
-  const rows = [
+  const bad = (r: LoadResult) => r.errors + r.timeouts + r.non2xx + r.mismatches;
+  const both = (f: (m: Measured) => string) => [f(charla), f(floor)];
+  const rows: string[][] = [
     ['', 'Charla', 'floor', 'Charla/floor', 'goal'],
     [
       `(a) msgs/s, ${MAX_CONNECTIONS} connections`,
-      fmtRate(charla.max.rate),
-      fmtRate(floor.max.rate),
+      ...both((m) => fmtRate(m.max.rate)),
       fmtPct(ratio),
       `≥ ${fmtRate(GOAL.rate)} ${mark(rateOk)}   ≥ ${fmtPct(GOAL.ofFloor)} of floor ${mark(ratioOk)}`,
     ],
-    [
-      '    latency p50 / p99',
-      `${fmtMs(charla.max.p50)} / ${fmtMs(charla.max.p99)}`,
-      `${fmtMs(floor.max.p50)} / ${fmtMs(floor.max.p99)}`,
-      '',
-      '',
-    ],
+    ['    latency p50 / p99', ...both((m) => `${fmtMs(m.max.p50)} / ${fmtMs(m.max.p99)}`), '', ''],
     [
       `(b) p50 at ${STEADY_RATE} msgs/s, ${STEADY_CONNECTIONS} conns`,
-      fmtMs(charla.steady.p50),
-      fmtMs(floor.steady.p50),
+      ...both((m) => fmtMs(m.steady.p50)),
       '',
       '',
     ],
     [
       `    p99 at ${STEADY_RATE} msgs/s`,
-      fmtMs(charla.steady.p99),
-      fmtMs(floor.steady.p99),
+      ...both((m) => fmtMs(m.steady.p99)),
       '',
       `< ${GOAL.p99} ms ${mark(p99Ok)}`,
     ],
-    ['    max', fmtMs(charla.steady.max), fmtMs(floor.steady.max), '', ''],
+    ['    max', ...both((m) => fmtMs(m.steady.max)), '', ''],
     [
       '    p50 / p99 from actual send',
-      `${fmtMs(charla.steady.serviceP50)} / ${fmtMs(charla.steady.serviceP99)}`,
-      `${fmtMs(floor.steady.serviceP50)} / ${fmtMs(floor.steady.serviceP99)}`,
+      ...both((m) => `${fmtMs(m.steady.serviceP50)} / ${fmtMs(m.steady.serviceP99)}`),
       '',
       '',
     ],
-    ['    achieved msgs/s', fmtRate(charla.steady.rate), fmtRate(floor.steady.rate), '', ''],
-    ['errors / non-2xx / mismatches (a)', faults(charla.max), faults(floor.max), '', mark(cleanOk(charla))],
-    ['errors / non-2xx / mismatches (b)', faults(charla.steady), faults(floor.steady), '', ''],
+    ['    achieved msgs/s', ...both((m) => fmtRate(m.steady.rate)), '', ''],
     [
-      'messages answered (a) + (b)',
-      fmtRate(charla.max.ok + charla.steady.ok),
-      fmtRate(floor.max.ok + floor.steady.ok),
+      'errors / timeouts / non-2xx / mismatches (a)',
+      ...both((m) => faults(m.max)),
       '',
-      '',
+      `none ${mark(bad(charla.max) + bad(charla.steady) === 0)}`,
     ],
+    ['                                         (b)', ...both((m) => faults(m.steady)), '', ''],
+    ['CPU per message in (a): server process', ...both((m) => perMsg(m.max.cpu.server, m.max)), '', ''],
+    ...(store === 'postgres'
+      ? [['                        PostgreSQL', perMsg(charla.max.cpu.postgres, charla.max), '', '', '']]
+      : []),
+    ['                        fake LLM', ...both((m) => perMsg(m.max.cpu.fake, m.max)), '', ''],
+    ['CPU in (a), % of one core: server', ...both((m) => ofCore(m.max.cpu.server, m.max.cpu)), '', ''],
+    ['    other processes on the machine', ...both((m) => ofCore(m.max.cpu.other, m.max.cpu)), '', ''],
   ];
   const goalNote =
     store === 'postgres' ? '' : '  (the goals are set for PostgreSQL; shown here for reference)\n';
-  return `\n${LABEL[store]} — reply ${replyBytes} bytes, ${SECONDS} s per measurement\n${goalNote}${table(rows)}\n`;
+  const notes = [
+    "  (b) latency counts from each message's scheduled send, so time queued behind a slow server counts;",
+    '  "from actual send" leaves the queueing out. The fake LLM costs more per Charla message because',
+    '  Charla sends it the system prompt and the history; the floor sends one short user message.',
+  ];
+  return `\n${LABEL[store]} — reply ${replyBytes} bytes, ${SECONDS} s per measurement\n${goalNote}${table(rows)}\n${notes.join('\n')}\n`;
 }
 
 // ── the run ───────────────────────────────────────────────────────────────────────────────────
@@ -258,6 +290,7 @@ function report(store: StoreName, charla: Measured, floor: Measured, replyBytes:
 async function benchStore(
   store: StoreName,
   llmBaseURL: string,
+  fakePid: number,
 ): Promise<{ text: string; dataDir: string; summary: string }> {
   const dataDir = tempDir(`charla-bench-${store}-`);
   const env: NodeJS.ProcessEnv = {
@@ -284,11 +317,15 @@ async function benchStore(
     const messageUrl = `${charla.url}/api/chatbot-message/${seeded.botId}`;
     const first = await probe(messageUrl);
     replyBytes = first.bytes;
-    charlaResult = await measure(`Charla on ${LABEL[store]}`, {
-      url: messageUrl,
-      body: (visitorId, messageId) => JSON.stringify({ userMessage: MESSAGE, visitorId, messageId }),
-      expect: `"reply":${JSON.stringify(first.reply)}`,
-    });
+    charlaResult = await measure(
+      `Charla on ${LABEL[store]}`,
+      {
+        url: messageUrl,
+        body: (visitorId, messageId) => JSON.stringify({ userMessage: MESSAGE, visitorId, messageId }),
+        expect: `"reply":${JSON.stringify(first.reply)}`,
+      },
+      { server: charla.child.proc.pid!, fake: fakePid, postgres: store === 'postgres' ? PG_DB : undefined },
+    );
     if (charla.child.proc.exitCode !== null) throw new Error(`charla serve died\n${charla.child.output()}`);
   } finally {
     await charla.child.stop(15_000);
@@ -298,11 +335,15 @@ async function benchStore(
   const floor = await startFloor(llmBaseURL, replyBytes);
   let floorResult: Measured;
   try {
-    floorResult = await measure('floor', {
-      url: `${floor.url}/message`,
-      body: (visitorId, messageId) => JSON.stringify({ userMessage: MESSAGE, visitorId, messageId }),
-      expect: 'Respuesta fija del suelo',
-    });
+    floorResult = await measure(
+      'floor',
+      {
+        url: `${floor.url}/message`,
+        body: (visitorId, messageId) => JSON.stringify({ userMessage: MESSAGE, visitorId, messageId }),
+        expect: 'Respuesta fija del suelo',
+      },
+      { server: floor.child.proc.pid!, fake: fakePid },
+    );
   } finally {
     await floor.child.stop();
   }
@@ -327,7 +368,7 @@ async function coldStart(dataDir: string, llmBaseURL: string): Promise<string> {
     const t0 = performance.now();
     const child = spawnNode(
       'charla serve (cold start)',
-      ['bin/charla.js', 'serve', '--port', String(port)],
+      ['bin/charla.js', 'serve', '--port', String(port), '--host', '127.0.0.1'],
       env,
     );
     try {
@@ -370,7 +411,7 @@ async function main(): Promise<number> {
       continue;
     }
     try {
-      const { text, dataDir, summary } = await benchStore(store, llmBaseURL);
+      const { text, dataDir, summary } = await benchStore(store, llmBaseURL, fake.proc.pid!);
       process.stdout.write(text);
       summaries.push(summary);
       if (store === 'pglite') pgliteDir = dataDir;
@@ -398,14 +439,24 @@ async function main(): Promise<number> {
   }
 
   if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
+  process.stdout.write(
+    `  load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (other processes on the machine skew msgs/s and latency; CPU per message is steadier)\n`,
+  );
   await stopAll();
   return failed ? 1 : 0;
 }
 
-process.on('exit', killAll);
+/** Kills every child and removes the temporary data dirs (also on Ctrl-C). */
+function cleanUp(): void {
+  killAll();
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+process.on('exit', cleanUp);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    killAll();
+    cleanUp();
     process.exit(130);
   });
 }
@@ -417,7 +468,6 @@ try {
   process.stdout.write(`\nbench failed: ${(err as Error).stack ?? err}\n`);
   code = 1;
 } finally {
-  killAll();
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  cleanUp();
 }
 process.exit(code);

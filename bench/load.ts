@@ -34,8 +34,10 @@ export interface LoadResult {
   /** Answers with status 2xx (matching `expect`, when set). */
   ok: number;
   non2xx: number;
-  /** Connection errors and timeouts. */
+  /** Connection errors (timeouts not included). */
   errors: number;
+  /** Requests without an answer within 10 s. */
+  timeouts: number;
   /** 2xx answers that did not contain the expected text. */
   mismatches: number;
   /** Good answers per second. */
@@ -91,7 +93,8 @@ export async function maxThroughput(
     seconds: result.duration,
     ok,
     non2xx: result.non2xx,
-    errors: result.errors,
+    errors: result.errors - result.timeouts,
+    timeouts: result.timeouts,
     mismatches: result.mismatches,
     rate: ok / result.duration,
     p50: result.latency.p50,
@@ -129,6 +132,7 @@ export async function steadyRate(
   let ok = 0;
   let non2xx = 0;
   let errors = 0;
+  let timeouts = 0;
   let mismatches = 0;
   let pending = 0;
   let lastDone = 0;
@@ -151,10 +155,11 @@ export async function steadyRate(
     pending++;
     let startedAt = 0;
     let settled = false;
-    const fail = () => {
+    const fail = (err?: Error) => {
       if (settled) return;
       settled = true;
-      errors++;
+      if (err?.message === 'timeout') timeouts++;
+      else errors++;
       finish();
     };
     const req = request(
@@ -214,7 +219,10 @@ export async function steadyRate(
   });
   scheduledAll = true;
   if (pending === 0) allSent();
-  await Promise.race([drained, new Promise((r) => setTimeout(r, 15_000))]);
+  // Every request settles within its 10 s socket timeout, except those still queued for a connection.
+  let giveUp: NodeJS.Timeout | undefined;
+  await Promise.race([drained, new Promise((r) => (giveUp = setTimeout(r, 15_000)))]);
+  clearTimeout(giveUp);
   agent.destroy();
   const elapsed = (Math.max(lastDone, start + total * interval) - start) / 1000;
   latencies.sort((a, b) => a - b);
@@ -223,7 +231,8 @@ export async function steadyRate(
     seconds: elapsed,
     ok,
     non2xx,
-    errors: errors + pending,
+    errors,
+    timeouts: timeouts + pending,
     mismatches,
     rate: ok / elapsed,
     p50: percentile(latencies, 50),

@@ -59,7 +59,7 @@ export const ChatMessageBody = z.object({
     .optional()
     .describe('Idempotency key of this message; also read from Idempotency-Key.'),
   channel: z
-    .enum(['web', 'test', 'ialanding'])
+    .enum(['web', 'test', 'ialanding', 'cli'])
     .default('web')
     .describe('Which web client sends the message.'),
 });
