@@ -34,6 +34,8 @@ export interface CharlaApp {
   log: Logger;
   /** Builds the HTTP server (once). */
   http(): Promise<FastifyInstance>;
+  /** Resolves when the migrations are applied (at once unless `deferMigrations`). */
+  ready(): Promise<void>;
   /** Sets the base URL used in file links (after listen). */
   setBaseUrl(url: string): void;
   close(): Promise<void>;
@@ -48,6 +50,11 @@ export interface CreateAppOptions {
   now?: () => Date;
   /** Skip migrations (the store is already migrated). */
   skipMigrations?: boolean;
+  /**
+   * Return before the migrations finish (`ready()` resolves when they do), so the caller can build
+   * the HTTP server while the embedded database boots (cold start of `charla serve`).
+   */
+  deferMigrations?: boolean;
 }
 
 /**
@@ -58,8 +65,9 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
   const log = options.log;
   const store =
     options.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const migrated = options.skipMigrations ? Promise.resolve() : migrateToLatest(store.db).then(() => {});
+  migrated.catch(() => {}); // awaited below or by ready()
   try {
-    if (!options.skipMigrations) await migrateToLatest(store.db);
     const storage = new LocalStorage(join(config.dataDir, 'storage', 'chatbot-files'));
     const secrets = new SecretBox(resolveSecret(config.dataDir, config.secret));
     const registry = new Registry(adapters, options.plugins ?? registeredPlugins, log);
@@ -91,6 +99,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       dispatch: (inbound: Parameters<ConversationEngine['handleTurn']>[0]) => engine.handleTurn(inbound),
     };
     await registry.setup(runtime);
+    if (!options.deferMigrations) await migrated;
     let server: FastifyInstance | undefined;
     return {
       config,
@@ -114,11 +123,13 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         });
         return server;
       },
+      ready: () => migrated,
       setBaseUrl(url) {
         baseUrl ??= url;
       },
       async close() {
         if (server) await server.close();
+        await engine.close();
         await registry.dispose();
         await store.close();
       },

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FILES } from '../cli/seed.ts';
 import { FILE_MESSAGES } from '../engine/files.ts';
+import { ChatMessageReply } from '../engine/http/routes/chat.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
@@ -224,6 +225,8 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
       archivos: { action: 'SEND', lista: [expect.objectContaining({ file_type: 'pdf' })] },
     });
     expect(menu.json().reply).toBe('Respuesta a: menu');
+    // The reply matches the documented response schema.
+    expect(ChatMessageReply.safeParse(menu.json()).success).toBe(true);
 
     const carta = await send({ userMessage: '¿Tenéis la CARTA?', visitorId: 'v-carta' });
     expect(carta.json().attachment).toMatchObject({ type: 'pdf' });
@@ -261,6 +264,7 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
       { userMessage: 'ESTO NO FUNCIONA, estoy harto!!', visitorId: 'v-debug' },
       '?debug=1',
     );
+    expect(ChatMessageReply.safeParse(res.json()).success).toBe(true);
     const c = res.json().contenedorEmpatico;
     expect(Object.keys(c).sort()).toEqual([
       'analisisInterno',

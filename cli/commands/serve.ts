@@ -34,9 +34,17 @@ async function serve(options: ServeOptions): Promise<void> {
   const started = Date.now();
   let app: Awaited<ReturnType<typeof createApp>>;
   try {
-    app = await createApp(config, { log });
+    app = await createApp(config, { log, deferMigrations: true });
   } catch (err) {
     if (err instanceof DataDirBusyError) throw new CliError(err.message, EXIT.busy);
+    throw err;
+  }
+  let server: Awaited<ReturnType<typeof app.http>>;
+  try {
+    server = await app.http();
+    await app.ready();
+  } catch (err) {
+    await app.close().catch(() => {});
     throw err;
   }
   let demoBotId: string | undefined;
@@ -53,7 +61,6 @@ async function serve(options: ServeOptions): Promise<void> {
       .executeTakeFirst();
     demoBotId = demo?.id;
   }
-  const server = await app.http();
   const address = await server.listen({ port, host: options.host });
   const url = address.replace('[::1]', 'localhost');
   app.setBaseUrl(config.publicUrl ?? url);

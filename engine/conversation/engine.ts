@@ -20,8 +20,9 @@ import {
   MAX_MESSAGE_CHARS,
 } from '../schemas.ts';
 import { publicFileUrl } from '../storage/index.ts';
+import { TurnSideEffects } from '../store/batcher.ts';
 import type { ChatbotFile, Database, StoredTurnMeta } from '../store/database.ts';
-import { findTurn, persistTurn, recentMessages, type StoredTurn } from '../store/queries/messages.ts';
+import { loadConversation, persistTurn, type StoredTurn } from '../store/queries/messages.ts';
 import { BotCache } from './cache.ts';
 import type { LlmClient } from './llm.ts';
 import { offlineReply } from './offline.ts';
@@ -64,10 +65,22 @@ export class ConversationEngine {
   readonly cache: BotCache;
   private readonly inflight = new Map<string, Promise<TurnResult>>();
   private readonly now: () => Date;
+  private readonly effects: TurnSideEffects;
 
   constructor(private readonly deps: EngineDeps) {
     this.cache = deps.cache ?? new BotCache(deps.db);
     this.now = deps.now ?? (() => new Date());
+    this.effects = new TurnSideEffects(deps.db, deps.log);
+  }
+
+  /** Writes the batched response counts and realtime events (engine/store/batcher.ts). */
+  flush(): Promise<void> {
+    return this.effects.flush();
+  }
+
+  /** Flushes and stops the batching timer; call before closing the store. */
+  close(): Promise<void> {
+    return this.effects.close();
   }
 
   /** True when replies come from the offline responder. */
@@ -85,11 +98,13 @@ export class ConversationEngine {
     if (!text) throw new AppError('BAD_REQUEST', 'El mensaje está vacío.');
     if (text.length > MAX_MESSAGE_CHARS)
       throw new AppError('BAD_REQUEST', `El mensaje supera los ${MAX_MESSAGE_CHARS} caracteres.`);
+    // A message without a channel id gets a fresh one: it cannot have been answered before.
+    const known = Boolean(inbound.messageId);
     const messageId = inbound.messageId || randomUUID();
     const key = `${inbound.chatbotId}\u0000${inbound.channel}\u0000${messageId}`;
     const running = this.inflight.get(key);
     if (running) return running.then((r) => this.replay(r, options));
-    const turn = this.runTurn({ ...inbound, text, messageId }, options).finally(() =>
+    const turn = this.runTurn({ ...inbound, text, messageId }, known, options).finally(() =>
       this.inflight.delete(key),
     );
     this.inflight.set(key, turn);
@@ -102,38 +117,32 @@ export class ConversationEngine {
     return { ...result, duplicate: true };
   }
 
-  private async runTurn(inbound: InboundMessage, options: TurnOptions): Promise<TurnResult> {
+  private async runTurn(inbound: InboundMessage, known: boolean, options: TurnOptions): Promise<TurnResult> {
     const loaded = await this.cache.get(inbound.chatbotId);
     if (!loaded) throw botNotFound();
     const { bot, files } = loaded;
     const lang = languageCode(bot.idioma);
 
-    const stored = inbound.messageId
-      ? await findTurn(this.deps.db, { ...inbound, chatbotId: bot.id })
-      : undefined;
-    if (stored) {
-      const result = this.fromStored(stored, inbound, files, lang, bot);
+    const identified = inbound.follower.id !== ANONYMOUS_FOLLOWER;
+    const conversation = await loadConversation(this.deps.db, {
+      chatbotId: bot.id,
+      channel: inbound.channel,
+      userId: identified ? inbound.follower.id : null,
+      messageId: known ? inbound.messageId : null,
+      limit: HISTORY_LIMIT,
+    });
+    if (conversation.stored) {
+      const result = this.fromStored(conversation.stored, inbound, files, lang, bot);
       options.onToken?.(result.reply);
       return result;
     }
-
-    const identified = inbound.follower.id !== ANONYMOUS_FOLLOWER;
-    const rows = identified
-      ? await recentMessages(
-          this.deps.db,
-          { chatbotId: bot.id, channel: inbound.channel, userId: inbound.follower.id },
-          HISTORY_LIMIT,
-        )
-      : [];
     const history: HistoryItem[] =
       inbound.history ??
-      rows.map((r) => ({
+      conversation.history.map((r) => ({
         role: r.sender === 'user' ? ('user' as const) : ('assistant' as const),
         content: r.text,
       }));
-    const lastMeta = [...rows].reverse().find((r) => r.sender === 'bot' && r.meta)?.meta as
-      | StoredTurnMeta
-      | undefined;
+    const lastMeta = conversation.lastMeta;
     const sentBefore = [...new Set([...(lastMeta?.archivosEnviados ?? []), ...(inbound.sent ?? [])])]
       .map((s) => files.find((f) => f.id === s || f.file_name === s)?.id)
       .filter((id): id is string => Boolean(id));
@@ -239,6 +248,7 @@ export class ConversationEngine {
       meta,
     });
     if (duplicate) return this.fromStored(turn, inbound, files, lang, bot);
+    this.effects.record({ chatbotId: bot.id, channel: inbound.channel, userId: inbound.follower.id });
     return {
       reply,
       attachment,
@@ -258,10 +268,10 @@ export class ConversationEngine {
     lang: ReturnType<typeof languageCode>,
     bot: { business_name: string; timezone: string },
   ): TurnResult {
-    const meta = stored.botMessage.meta as StoredTurnMeta | null;
+    const meta = stored.meta;
     const archivos = meta?.archivos ?? { action: 'NONE' as const, lista: [] };
     const container = buildEmpathyContainer({
-      message: stored.userMessage.text,
+      message: stored.userText,
       history: inbound.history ?? [],
       lang,
       files: files.map(fileRef),
@@ -274,7 +284,7 @@ export class ConversationEngine {
       timezone: bot.timezone,
     });
     return {
-      reply: stored.botMessage.text,
+      reply: stored.botText,
       attachment: meta?.attachment ?? null,
       archivosEnviados: meta?.archivosEnviados ?? [],
       contenedorEmpatico: container,

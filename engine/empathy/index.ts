@@ -49,11 +49,30 @@ function cueForm(text: string): string {
   return foldAccents(text).replace(/['’‘`´]/g, ' ');
 }
 
-/** Whole-word (or phrase) search in cue-form text. */
-function hasCue(folded: string, cue: string): boolean {
-  const c = cueForm(cue);
-  const escaped = c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'u').test(folded);
+/**
+ * Cue-form text as space-separated words, padded with a space at each end, so a word or phrase
+ * cue is found with one `includes(" cue ")`: "¡Muchas GRACIAS!" → " muchas gracias ".
+ */
+function wordForm(text: string): string {
+  return ` ${cueForm(text)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `;
+}
+
+/** Each lexicon's cues in word form, built once per language set (the hot path only searches). */
+const compiled = new Map<string, Array<[CueState, Array<[cue: string, form: string]>]>>();
+function cuesFor(lang: LangCode) {
+  let entry = compiled.get(lang);
+  if (!entry) {
+    const lexicons = [...new Set([lang, 'es' as const, 'en' as const])].map((l) => LEXICONS[l]);
+    const states: CueState[] = ['contento', 'frustrado', 'urgente', 'confundido'];
+    entry = states.map((state) => {
+      const words = [...new Set(lexicons.flatMap((l) => l[state]))];
+      return [state, words.map((w): [string, string] => [w, wordForm(w)])];
+    });
+    compiled.set(lang, entry);
+  }
+  return entry;
 }
 
 /** Reads the follower's state from words, emoji and typography. */
@@ -63,13 +82,12 @@ export function readState(
   history: readonly HistoryItem[] = [],
 ): ContenedorEmpatico['estadoEmpatico'] {
   const folded = cueForm(message);
+  const words = wordForm(message);
   const scores: Record<CueState, number> = { contento: 0, frustrado: 0, urgente: 0, confundido: 0 };
   const senales: string[] = [];
-  const lexicons = [...new Set([lang, 'es' as const, 'en' as const])].map((l) => LEXICONS[l]);
-  for (const state of Object.keys(scores) as CueState[]) {
-    const words = new Set(lexicons.flatMap((l) => l[state]));
-    for (const word of words) {
-      if (hasCue(folded, word)) {
+  for (const [state, cues] of cuesFor(lang)) {
+    for (const [word, form] of cues) {
+      if (form.length > 2 && words.includes(form)) {
         scores[state] += 1;
         senales.push(`palabra:${word}`);
       }
@@ -135,26 +153,61 @@ export function clock(
   lang: LangCode,
   timezone?: string | null,
 ): ContenedorEmpatico['analisisInterno']['reloj'] {
-  let zone = timezone || DEFAULT_TIMEZONE;
-  let tzNow: TZDate;
-  try {
-    tzNow = new TZDate(now.getTime(), zone);
-    if (Number.isNaN(tzNow.getTime())) throw new Error('bad zone');
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-  } catch {
-    zone = DEFAULT_TIMEZONE;
-    tzNow = new TZDate(now.getTime(), zone);
+  const zone = validZone(timezone);
+  const key = `${lang}|${zone}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang, {
+      timeZone: zone,
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    formats.set(key, format);
   }
-  const texto = new Intl.DateTimeFormat(lang, {
-    timeZone: zone,
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(now);
-  return { iso: tzNow.toISOString(), zonaHoraria: zone, texto };
+  return { iso: isoInZone(now.getTime(), zone), zonaHoraria: zone, texto: format.format(now) };
+}
+
+/** UTC offsets (minutes) by zone for the hour they were read in: offsets change on hour boundaries. */
+const offsets = new Map<string, { from: number; minutes: number }>();
+
+/** ISO 8601 in the zone with its offset, as TZDate prints it ("2026-11-21T13:00:00.000+01:00"). */
+function isoInZone(ms: number, zone: string): string {
+  const hour = Math.floor(ms / 3_600_000) * 3_600_000;
+  let offset = offsets.get(zone);
+  if (offset?.from !== hour) {
+    offset = { from: hour, minutes: -new TZDate(hour, zone).getTimezoneOffset() };
+    offsets.set(zone, offset);
+  }
+  const sign = offset.minutes < 0 ? '-' : '+';
+  const abs = Math.abs(offset.minutes);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  const mm = String(abs % 60).padStart(2, '0');
+  return `${new Date(ms + offset.minutes * 60_000).toISOString().slice(0, 23)}${sign}${hh}:${mm}`;
+}
+
+/** Date formats by language and zone (building one costs ~65 µs; a turn needs one). */
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** Zones checked once: the zone itself when valid, else the default. */
+const zones = new Map<string, string>();
+
+/** The IANA zone when the platform knows it, else Europe/Madrid (the spec's default zone). */
+function validZone(timezone: string | null | undefined): string {
+  const wanted = timezone || DEFAULT_TIMEZONE;
+  let zone = zones.get(wanted);
+  if (!zone) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: wanted });
+      zone = Number.isNaN(new TZDate(0, wanted).getTime()) ? DEFAULT_TIMEZONE : wanted;
+    } catch {
+      zone = DEFAULT_TIMEZONE;
+    }
+    if (zones.size < 1000) zones.set(wanted, zone);
+  }
+  return zone;
 }
 
 /**

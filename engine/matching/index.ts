@@ -86,32 +86,74 @@ function nameStem(fileName: string): string {
   return fuzzyForm(fileName.replace(/^\d{10,}_/, '').replace(/\.[a-z0-9]{2,5}$/i, ''));
 }
 
+/** A message in the forms the passes compare. */
+interface MessageForms {
+  raw: string;
+  exact: string;
+  lower: string;
+  fuzzy: string;
+}
+
+/** A file's keyword, context and name in the forms the passes compare (memoised: files change rarely). */
+interface FileForms {
+  exactKeyword: string;
+  parts: string[];
+  fuzzy: string[];
+  stem: string;
+}
+
+const fileFormsMemo = new Map<string, FileForms>();
+
+function messageForms(message: string): MessageForms {
+  return {
+    raw: message,
+    exact: exactForm(message),
+    lower: message.trim().toLowerCase(),
+    fuzzy: fuzzyForm(message),
+  };
+}
+
+function fileForms(file: MatchableFile): FileForms {
+  const key = `${file.keyword}\u0000${file.context}\u0000${file.file_name}`;
+  let forms = fileFormsMemo.get(key);
+  if (!forms) {
+    const parts = keywordParts(file.keyword);
+    forms = {
+      exactKeyword: exactForm(file.keyword),
+      parts,
+      fuzzy: [...parts, file.context].map(fuzzyForm).filter(Boolean),
+      stem: nameStem(file.file_name),
+    };
+    if (fileFormsMemo.size >= 5000) fileFormsMemo.clear();
+    fileFormsMemo.set(key, forms);
+  }
+  return forms;
+}
+
 /** True when the message names the file (its name stem, at least 3 characters, appears in it). */
-function namesFile(message: string, file: MatchableFile): boolean {
-  const stem = nameStem(file.file_name);
-  return stem.length >= FUZZY_MIN_LENGTH && fuzzyForm(message).includes(stem);
+function namesFile(m: MessageForms, file: MatchableFile): boolean {
+  const { stem } = fileForms(file);
+  return stem.length >= FUZZY_MIN_LENGTH && m.fuzzy.includes(stem);
 }
 
-function exactMatch(message: string, file: MatchableFile): boolean {
-  const m = exactForm(message);
-  if (!m) return false;
-  return exactForm(file.keyword) === m || keywordParts(file.keyword).some((p) => p === m);
+function exactMatch(m: MessageForms, file: MatchableFile): boolean {
+  if (!m.exact) return false;
+  const f = fileForms(file);
+  return f.exactKeyword === m.exact || f.parts.some((p) => p === m.exact);
 }
 
-function partialMatch(message: string, file: MatchableFile): boolean {
-  const m = message.trim().toLowerCase();
-  if (!m) return false;
-  return keywordParts(file.keyword).some(
-    (part) => m.includes(part) || (m.length >= FUZZY_MIN_LENGTH && part.includes(m)),
+function partialMatch(m: MessageForms, file: MatchableFile): boolean {
+  if (!m.lower) return false;
+  return fileForms(file).parts.some(
+    (part) => m.lower.includes(part) || (m.lower.length >= FUZZY_MIN_LENGTH && part.includes(m.lower)),
   );
 }
 
-function fuzzyMatch(message: string, file: MatchableFile): boolean {
-  const m = fuzzyForm(message);
-  if (!m) return false;
-  const candidates = [...keywordParts(file.keyword), file.context].map(fuzzyForm).filter(Boolean);
-  return candidates.some(
-    (c) => Math.min(c.length, m.length) >= FUZZY_MIN_LENGTH && (c.includes(m) || m.includes(c)),
+function fuzzyMatch(m: MessageForms, file: MatchableFile): boolean {
+  if (!m.fuzzy) return false;
+  return fileForms(file).fuzzy.some(
+    (c) =>
+      Math.min(c.length, m.fuzzy.length) >= FUZZY_MIN_LENGTH && (c.includes(m.fuzzy) || m.fuzzy.includes(c)),
   );
 }
 
@@ -124,7 +166,7 @@ export function pickIndex(message: string, count: number): number {
   const text = foldAccents(message.trim()).replace(/[ºª]/g, '');
   if (text.length > 24) return -1;
   const numbers = text.match(/\d+/g);
-  if (!numbers || numbers.length !== 1) return -1;
+  if (numbers?.length !== 1) return -1;
   const n = Number(numbers[0]);
   const rest = text
     .replace(/\d+/, '')
@@ -167,6 +209,7 @@ export function matchFiles<F extends MatchableFile>(
   files: readonly F[],
   options: { offered?: readonly string[]; sent?: readonly string[] } = {},
 ): MatchResult<F> {
+  const m = messageForms(message);
   const sent = new Set(options.sent ?? []);
   const wasSent = (f: F) => sent.has(f.id) || sent.has(f.file_name);
 
@@ -178,23 +221,23 @@ export function matchFiles<F extends MatchableFile>(
     const picked =
       index >= 0
         ? offered[index]
-        : (offered.find((f) => namesFile(message, f) || exactMatch(message, f)) ??
+        : (offered.find((f) => namesFile(m, f) || exactMatch(m, f)) ??
           (() => {
-            const partial = offered.filter((f) => partialMatch(message, f));
+            const partial = offered.filter((f) => partialMatch(m, f));
             return partial.length === 1 ? partial[0] : undefined;
           })());
     if (picked) return { action: 'SEND', files: [picked], pass: 'pick', alreadySent: [] };
   }
 
   const passes: Array<[MatchPass, (f: F) => boolean]> = [
-    ['exact', (f) => exactMatch(message, f)],
-    ['partial', (f) => partialMatch(message, f)],
-    ['fuzzy', (f) => fuzzyMatch(message, f)],
+    ['exact', (f) => exactMatch(m, f)],
+    ['partial', (f) => partialMatch(m, f)],
+    ['fuzzy', (f) => fuzzyMatch(m, f)],
   ];
   for (const [pass, test] of passes) {
     const found = files.filter(test);
     if (found.length === 0) continue;
-    const askedByName = (f: F) => pass === 'exact' || namesFile(message, f);
+    const askedByName = (f: F) => pass === 'exact' || namesFile(m, f);
     const fresh = found.filter((f) => !wasSent(f) || askedByName(f));
     const alreadySent = found.filter((f) => !fresh.includes(f));
     if (fresh.length === 0) return { action: 'NONE', files: [], pass, alreadySent };

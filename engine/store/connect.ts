@@ -115,13 +115,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     const dir = join(options.dataDir, 'pgdata');
     mkdirSync(dir, { recursive: true });
     unlock = lockDataDir(dir);
-    try {
-      pglite = new PGlite(dir, { parsers });
-      await pglite.waitReady;
-    } catch (err) {
-      unlock();
-      throw err;
-    }
+    // The instance boots in the background (WebAssembly compile and Postgres start-up); the first
+    // query waits for it, so callers can build the rest of the app meanwhile (cold start).
+    pglite = new PGlite(dir, { parsers });
+    pglite.waitReady.catch(() => unlock());
   }
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {

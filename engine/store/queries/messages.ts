@@ -1,18 +1,78 @@
 /**
  * conversation_messages and followers (spec 001 §3). A turn is stored as two rows in one
- * transaction, keyed by (chatbot, channel, message id) so a retried message is answered from the
+ * statement, keyed by (chatbot, channel, message id) so a retried message is answered from the
  * store and never stored twice.
  */
 import { type Kysely, sql } from 'kysely';
-import type { ConversationMessage, Database, StoredTurnMeta } from '../database.ts';
+import type { Database, StoredTurnMeta } from '../database.ts';
 
 /** Channel of NOTIFY events for new conversation messages; the payload is JSON `{chatbotId, channel, userId}`. */
 export const MESSAGES_CHANNEL = 'charla_messages';
 
-/** A stored turn: the follower's message and the bot's answer. */
+/** A stored turn: the follower's text, the bot's answer and what the engine stored with it. */
 export interface StoredTurn {
-  userMessage: ConversationMessage;
-  botMessage: ConversationMessage;
+  userText: string;
+  botText: string;
+  meta: StoredTurnMeta | null;
+}
+
+/** One row of {@link loadConversation}. */
+interface ConversationRow {
+  id: number;
+  sender: 'user' | 'bot';
+  text: string;
+  meta: StoredTurnMeta | null;
+  /** h: history, m: the latest bot message's meta, s: the stored turn of the message id. */
+  kind: 'h' | 'm' | 's';
+}
+
+/** What the engine reads before a turn. */
+export interface ConversationState {
+  /** The follower's last messages, oldest first (empty when no follower was given). */
+  history: Array<{ sender: 'user' | 'bot'; text: string }>;
+  /** What was stored with the bot's latest message to this follower (files sent, list offered). */
+  lastMeta: StoredTurnMeta | null;
+  /** The stored answer when this message id was answered before. */
+  stored: StoredTurn | undefined;
+}
+
+function storedFrom(rows: ConversationRow[]): StoredTurn | undefined {
+  const user = rows.find((r) => r.sender === 'user');
+  const bot = rows.find((r) => r.sender === 'bot');
+  return user && bot ? { userText: user.text, botText: bot.text, meta: bot.meta } : undefined;
+}
+
+/**
+ * Everything a turn reads, in one round trip: the follower's last `limit` messages, the meta of the
+ * bot's latest message to them, and the stored turn of `messageId` when it was answered before.
+ */
+export async function loadConversation(
+  db: Kysely<Database>,
+  key: { chatbotId: string; channel: string; userId: string | null; messageId: string | null; limit: number },
+): Promise<ConversationState> {
+  const parts = [];
+  if (key.userId !== null) {
+    parts.push(sql`(select id, sender, text, null::jsonb as meta, 'h' as kind from conversation_messages
+      where chatbot_id = ${key.chatbotId} and channel = ${key.channel} and user_id = ${key.userId}
+      order by id desc limit ${key.limit})`);
+    parts.push(sql`(select id, sender, text, meta, 'm' as kind from conversation_messages
+      where chatbot_id = ${key.chatbotId} and channel = ${key.channel} and user_id = ${key.userId} and sender = 'bot'
+      order by id desc limit 1)`);
+  }
+  if (key.messageId !== null) {
+    parts.push(sql`(select m.id, m.sender, m.text, m.meta, 's' as kind from conversation_messages m,
+      (select id from conversation_messages
+        where chatbot_id = ${key.chatbotId} and channel = ${key.channel} and message_id = ${key.messageId} and sender = 'user') u
+      where m.id = u.id or m.reply_to = u.id)`);
+  }
+  if (parts.length === 0) return { history: [], lastMeta: null, stored: undefined };
+  const { rows } = await sql<ConversationRow>`${sql.join(parts, sql` union all `)}`.execute(db);
+  const history = rows
+    .filter((r) => r.kind === 'h')
+    .sort((a, b) => a.id - b.id)
+    .map((r) => ({ sender: r.sender, text: r.text }));
+  const lastMeta = rows.find((r) => r.kind === 'm')?.meta ?? null;
+  return { history, lastMeta, stored: storedFrom(rows.filter((r) => r.kind === 's')) };
 }
 
 /** The stored turn of a channel message id, or undefined when the message was never answered. */
@@ -20,40 +80,7 @@ export async function findTurn(
   db: Kysely<Database>,
   key: { chatbotId: string; channel: string; messageId: string },
 ): Promise<StoredTurn | undefined> {
-  const userMessage = await db
-    .selectFrom('conversation_messages')
-    .selectAll()
-    .where('chatbot_id', '=', key.chatbotId)
-    .where('channel', '=', key.channel)
-    .where('message_id', '=', key.messageId)
-    .where('sender', '=', 'user')
-    .executeTakeFirst();
-  if (!userMessage) return undefined;
-  const botMessage = await db
-    .selectFrom('conversation_messages')
-    .selectAll()
-    .where('reply_to', '=', userMessage.id)
-    .orderBy('id')
-    .executeTakeFirst();
-  return botMessage ? { userMessage, botMessage } : undefined;
-}
-
-/** The last `limit` messages of one follower with one bot, oldest first. */
-export async function recentMessages(
-  db: Kysely<Database>,
-  key: { chatbotId: string; channel: string; userId: string },
-  limit: number,
-): Promise<ConversationMessage[]> {
-  const rows = await db
-    .selectFrom('conversation_messages')
-    .selectAll()
-    .where('chatbot_id', '=', key.chatbotId)
-    .where('channel', '=', key.channel)
-    .where('user_id', '=', key.userId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.reverse();
+  return (await loadConversation(db, { ...key, userId: null, limit: 0 })).stored;
 }
 
 /** What {@link persistTurn} writes. */
@@ -70,8 +97,9 @@ export interface TurnToStore {
 }
 
 /**
- * Stores both messages of a turn, records the follower (first and last seen), counts the
- * response on the bot and notifies listeners, all in one transaction.
+ * Stores both messages of a turn and records the follower (first and last seen) in one statement
+ * (data-modifying CTEs run atomically: one round trip, no explicit transaction). The bot's
+ * response count and the NOTIFY to listeners are batched by the caller (engine/store/batcher.ts).
  * @returns the stored turn and `duplicate: true` when another request already stored this
  *   message id (the caller answers with the stored turn).
  */
@@ -79,72 +107,49 @@ export async function persistTurn(
   db: Kysely<Database>,
   turn: TurnToStore,
 ): Promise<{ turn: StoredTurn; duplicate: boolean }> {
-  const result = await db.transaction().execute(async (trx) => {
-    const userMessage = await trx
-      .insertInto('conversation_messages')
-      .values({
-        chatbot_id: turn.chatbotId,
-        channel: turn.channel,
-        user_id: turn.userId,
-        sender: 'user',
-        username: turn.username,
-        text: turn.userText,
-        message_id: turn.messageId,
-        reply_to: null,
-        meta: null,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['chatbot_id', 'channel', 'message_id'])
-          .where('sender', '=', 'user')
-          .where('message_id', 'is not', null)
-          .doNothing(),
-      )
-      .returningAll()
-      .executeTakeFirst();
-    if (!userMessage) return null;
-    const botMessage = await trx
-      .insertInto('conversation_messages')
-      .values({
-        chatbot_id: turn.chatbotId,
-        channel: turn.channel,
-        user_id: turn.userId,
-        sender: 'bot',
-        username: turn.username,
-        text: turn.botText,
-        ai_response: true,
-        message_id: null,
-        reply_to: userMessage.id,
-        meta: JSON.stringify(turn.meta),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('followers')
-      .values({
-        chatbot_id: turn.chatbotId,
-        channel: turn.channel,
-        external_id: turn.userId,
-        username: turn.username,
-      })
-      .onConflict((oc) =>
-        oc.columns(['chatbot_id', 'channel', 'external_id']).doUpdateSet({
-          last_seen_at: sql`now()`,
-          username: sql`coalesce(excluded.username, followers.username)`,
-        }),
-      )
-      .execute();
-    await trx
-      .updateTable('chatbots')
-      .set({ responses_count: sql`responses_count + 1` })
-      .where('id', '=', turn.chatbotId)
-      .execute();
-    const payload = JSON.stringify({ chatbotId: turn.chatbotId, channel: turn.channel, userId: turn.userId });
-    await sql`select pg_notify(${MESSAGES_CHANNEL}, ${payload})`.execute(trx);
-    return { userMessage, botMessage };
-  });
-  if (result) return { turn: result, duplicate: false };
+  const { rows } = await sql<{ sender: 'user' | 'bot'; text: string }>`
+    with u as (
+      insert into conversation_messages (chatbot_id, channel, user_id, sender, username, text, ai_response, message_id)
+      values (${turn.chatbotId}, ${turn.channel}, ${turn.userId}, 'user', ${turn.username}, ${turn.userText}, false, ${turn.messageId})
+      on conflict (chatbot_id, channel, message_id) where sender = 'user' and message_id is not null do nothing
+      returning *
+    ), b as (
+      insert into conversation_messages (chatbot_id, channel, user_id, sender, username, text, ai_response, reply_to, meta)
+      select ${turn.chatbotId}, ${turn.channel}, ${turn.userId}, 'bot', ${turn.username}, ${turn.botText}, true, u.id, ${JSON.stringify(turn.meta)}::jsonb
+      from u
+      returning *
+    ), f as (
+      insert into followers (chatbot_id, channel, external_id, username)
+      select ${turn.chatbotId}, ${turn.channel}, ${turn.userId}, ${turn.username} from u
+      on conflict (chatbot_id, channel, external_id)
+      do update set last_seen_at = now(), username = coalesce(excluded.username, followers.username)
+      returning 1
+    )
+    select sender, text from u union all select sender, text from b`.execute(db);
+  const user = rows.find((r) => r.sender === 'user');
+  const bot = rows.find((r) => r.sender === 'bot');
+  if (user && bot)
+    return { turn: { userText: user.text, botText: bot.text, meta: turn.meta }, duplicate: false };
   const stored = await findTurn(db, turn);
   if (!stored) throw new Error(`turn ${turn.messageId} conflicted but is not stored`);
   return { turn: stored, duplicate: true };
+}
+
+/** Adds `count` replies to a bot's `responses_count`. */
+export async function addResponses(db: Kysely<Database>, chatbotId: string, count: number): Promise<void> {
+  await db
+    .updateTable('chatbots')
+    .set({ responses_count: sql`responses_count + ${count}` })
+    .where('id', '=', chatbotId)
+    .execute();
+}
+
+/** Sends NOTIFY events, several in one statement. */
+export async function notifyMany(
+  db: Kysely<Database>,
+  events: ReadonlyArray<{ channel: string; payload: string }>,
+): Promise<void> {
+  if (events.length === 0) return;
+  const calls = events.map((e) => sql`pg_notify(${e.channel}, ${e.payload})`);
+  await sql`select ${sql.join(calls)}`.execute(db);
 }

@@ -1,0 +1,86 @@
+/**
+ * Bundles the `charla` command (cli/main.ts and everything it imports, with its pure-JS
+ * dependencies) into dist/charla.mjs with esbuild, so the command starts without compiling
+ * TypeScript and without resolving hundreds of dependency modules (cold start, issue 2).
+ * `bin/charla.js` calls {@link ensureBundle} on every start: it rebuilds only when a source file is
+ * newer than the bundle, so a clone runs with no separate build step and an edit is picked up.
+ * Dependencies that load files next to their own modules (PGlite's WebAssembly, pino's worker
+ * transports, swagger-ui's assets, pg's optional native binding) stay external.
+ */
+import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const BUNDLE = join(root, 'dist', 'charla.mjs');
+const SOURCES = ['cli', 'engine', 'adapters', 'plugins', 'migrations'];
+
+/** Newest modification time (ms) of the sources the bundle is made from. */
+function newestSource() {
+  let newest = statSync(join(root, 'package.json')).mtimeMs;
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const s of SOURCES) walk(join(root, s));
+  return newest;
+}
+
+/** True when dist/charla.mjs is missing or older than a source file. */
+export function bundleIsStale() {
+  try {
+    return statSync(BUNDLE).mtimeMs < newestSource();
+  } catch {
+    return true;
+  }
+}
+
+/** Builds dist/charla.mjs (atomically: a concurrent start never loads half a file). */
+export async function buildBundle() {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [join(root, 'cli', 'main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    outfile: BUNDLE,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    logLevel: 'silent',
+    external: [
+      '@electric-sql/pglite',
+      'pg',
+      'pino',
+      'pino-pretty',
+      'thread-stream',
+      '@fastify/swagger-ui',
+      'esbuild',
+    ],
+    // Bundled CommonJS dependencies call require(); give the ESM bundle one.
+    banner: {
+      js: "import { createRequire as __charlaRequire } from 'node:module'; const require = __charlaRequire(import.meta.url);",
+    },
+  });
+  mkdirSync(dirname(BUNDLE), { recursive: true });
+  for (const file of result.outputFiles) {
+    const tmp = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, file.contents);
+    renameSync(tmp, file.path);
+  }
+}
+
+/** Rebuilds the bundle when stale; returns its path. */
+export async function ensureBundle() {
+  if (bundleIsStale()) await buildBundle();
+  return BUNDLE;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildBundle();
+  process.stdout.write(`built ${BUNDLE}\n`);
+}
