@@ -140,6 +140,8 @@ describe('charla as a process', () => {
     const res = charla(['chat', botId, '--message', 'foto', '--json'], dataDir);
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout).attachment).toMatchObject({ type: 'image' });
+    const plain = charla(['chat', botId, '--message', '¿Abrís los lunes?'], dataDir);
+    expect(plain.stdout).toMatch(/^El Pato Pepe › \S.*El Pato Pepe/);
     const busy = charla(['bots', 'list'], dataDir);
     expect(busy.code).toBe(4);
     expect(busy.stderr).toContain('in use by another Charla process');

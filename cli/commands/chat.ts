@@ -40,7 +40,8 @@ function printAnswer(answer: Answer, options: ChatOptions, streamed: boolean, bo
   process.stdout.write('\n');
   if (answer.attachment) {
     const a = answer.attachment;
-    process.stdout.write(`  📎 ${a.type} ${a.name}  ${a.url}\n     ${a.caption}\n`);
+    process.stdout.write(`  📎 ${a.type} ${a.name}  ${a.url}\n`);
+    if (a.caption.trim() !== answer.reply.trim()) process.stdout.write(`     ${a.caption}\n`);
   }
   if (options.debug) process.stdout.write(`${JSON.stringify(answer.contenedorEmpatico, null, 2)}\n`);
 }
@@ -96,7 +97,7 @@ async function overHttp(url: string, botId: string, options: ChatOptions): Promi
   const config = (await configRes.json()) as { business_name: string; greeting: string };
   const visitorId = `cli:${userInfo().username}`;
   let offline = false;
-  const send: Send = async (text) => {
+  const send: Send = async (text, onToken) => {
     const res = await fetch(
       `${url}/api/chatbot-message/${encodeURIComponent(botId)}${options.debug ? '?debug=1' : ''}`,
       {
@@ -109,6 +110,7 @@ async function overHttp(url: string, botId: string, options: ChatOptions): Promi
     if (!res.ok)
       throw new CliError(body.error ?? `HTTP ${res.status}`, res.status === 404 ? EXIT.notFound : EXIT.usage);
     offline = body.offline;
+    onToken?.(body.reply);
     return body;
   };
   await loop(send, config.business_name, config.greeting, offline, options);

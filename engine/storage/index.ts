@@ -3,6 +3,7 @@
  * later). Keys have the spec's form `{userId}/{timestamp}_{name}` (spec 000 §3) and are served
  * under `/files/{key}`.
  */
+import { mkdirSync } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 
@@ -55,6 +56,7 @@ export class LocalStorage implements Storage {
 
   constructor(root: string) {
     this.root = resolve(root);
+    mkdirSync(this.root, { recursive: true });
   }
 
   /** @throws Error when the key escapes the storage root. */
