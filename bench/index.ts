@@ -24,29 +24,28 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pg from 'pg';
 import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
-import { type CpuUsage, cpuWindow } from './cpu.ts';
-import { type LoadResult, maxThroughput, steadyRate, type Target } from './load.ts';
+import { cpuWindow } from './cpu.ts';
+import { maxThroughput, steadyRate, type Target } from './load.ts';
 import { type Child, freePort, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
-
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
-const STORES = (process.env.BENCH_STORES ?? 'pglite,postgres').split(',').map((s) => s.trim());
-const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const PG_DB = 'charla_bench';
-const CPU_PROF = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
-
-const MAX_CONNECTIONS = 50;
-const STEADY_RATE = 500;
-const STEADY_CONNECTIONS = 10;
-const GOAL = { rate: 1000, ofFloor: 0.4, p99: 25, coldStart: 1500 };
-/** Matches no keyword of the demo files, so every turn calls the LLM. */
-const MESSAGE = '¿A qué hora abrís el sábado?';
-
-type StoreName = 'pglite' | 'postgres';
-const LABEL: Record<StoreName, string> = { pglite: 'PGlite (embedded)', postgres: 'PostgreSQL' };
+import { fmtMs, fmtPct, fmtRate, type Measured, mark, report } from './report.ts';
+import {
+  CPU_PROF,
+  GOAL,
+  LABEL,
+  MAX_CONNECTIONS,
+  MESSAGE,
+  PG_ADMIN_URL,
+  PG_DB,
+  SECONDS,
+  STEADY_CONNECTIONS,
+  STEADY_RATE,
+  STORES,
+  type StoreName,
+  WARMUP,
+} from './settings.ts';
 
 const tempDirs: string[] = [];
 function tempDir(prefix: string): string {
@@ -146,12 +145,6 @@ async function probe(url: string): Promise<{ bytes: number; reply: string }> {
   return { bytes: Buffer.byteLength(text), reply: body.reply };
 }
 
-type WithCpu = LoadResult & { cpu: CpuUsage };
-interface Measured {
-  max: WithCpu;
-  steady: WithCpu;
-}
-
 /**
  * Waits until the server has worked off what the previous load left in flight (autocannon stops
  * sending at the deadline, not the server): until two /healthz round trips in a row take < 20 ms.
@@ -195,94 +188,6 @@ async function measure(
   const steady = { ...(await steadyRate(target, STEADY_RATE, STEADY_CONNECTIONS, SECONDS)), cpu: cpu.stop() };
   log(`${name}:     p50 ${fmtMs(steady.p50)}, p99 ${fmtMs(steady.p99)}`);
   return { max, steady };
-}
-
-// ── formatting ────────────────────────────────────────────────────────────────────────────────
-
-const fmtRate = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
-const fmtMs = (n: number | undefined) =>
-  n === undefined || !Number.isFinite(n) ? '–' : `${n < 10 ? n.toFixed(1) : Math.round(n)} ms`;
-const fmtPct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '–');
-const mark = (ok: boolean) => (ok ? '✓' : '✗');
-const faults = (r: LoadResult) => `${r.errors} / ${r.timeouts} / ${r.non2xx} / ${r.mismatches}`;
-/** CPU ms per answered message. */
-const perMsg = (cpuSeconds: number | undefined, r: LoadResult) =>
-  cpuSeconds === undefined || r.ok === 0 ? '–' : `${((cpuSeconds * 1000) / r.ok).toFixed(2)} ms`;
-/** CPU seconds over a window, as a share of one core. */
-const ofCore = (cpuSeconds: number | undefined, u: CpuUsage) =>
-  cpuSeconds === undefined ? '–' : `${Math.round((cpuSeconds / u.seconds) * 100)}%`;
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].length)));
-  return rows
-    .map((r) =>
-      r
-        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
-        .join('   ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
-function report(store: StoreName, charla: Measured, floor: Measured, replyBytes: number): string {
-  const ratio = charla.max.rate / floor.max.rate;
-  const rateOk = charla.max.rate >= GOAL.rate;
-  const ratioOk = ratio >= GOAL.ofFloor;
-  const p99Ok = charla.steady.p99 < GOAL.p99;
-  const bad = (r: LoadResult) => r.errors + r.timeouts + r.non2xx + r.mismatches;
-  const both = (f: (m: Measured) => string) => [f(charla), f(floor)];
-  const rows: string[][] = [
-    ['', 'Charla', 'floor', 'Charla/floor', 'goal'],
-    [
-      `(a) msgs/s, ${MAX_CONNECTIONS} connections`,
-      ...both((m) => fmtRate(m.max.rate)),
-      fmtPct(ratio),
-      `≥ ${fmtRate(GOAL.rate)} ${mark(rateOk)}   ≥ ${fmtPct(GOAL.ofFloor)} of floor ${mark(ratioOk)}`,
-    ],
-    ['    latency p50 / p99', ...both((m) => `${fmtMs(m.max.p50)} / ${fmtMs(m.max.p99)}`), '', ''],
-    [
-      `(b) p50 at ${STEADY_RATE} msgs/s, ${STEADY_CONNECTIONS} conns`,
-      ...both((m) => fmtMs(m.steady.p50)),
-      '',
-      '',
-    ],
-    [
-      `    p99 at ${STEADY_RATE} msgs/s`,
-      ...both((m) => fmtMs(m.steady.p99)),
-      '',
-      `< ${GOAL.p99} ms ${mark(p99Ok)}`,
-    ],
-    ['    max', ...both((m) => fmtMs(m.steady.max)), '', ''],
-    [
-      '    p50 / p99 from actual send',
-      ...both((m) => `${fmtMs(m.steady.serviceP50)} / ${fmtMs(m.steady.serviceP99)}`),
-      '',
-      '',
-    ],
-    ['    achieved msgs/s', ...both((m) => fmtRate(m.steady.rate)), '', ''],
-    [
-      'errors / timeouts / non-2xx / mismatches (a)',
-      ...both((m) => faults(m.max)),
-      '',
-      `none ${mark(bad(charla.max) + bad(charla.steady) === 0)}`,
-    ],
-    ['                                         (b)', ...both((m) => faults(m.steady)), '', ''],
-    ['CPU per message in (a): server process', ...both((m) => perMsg(m.max.cpu.server, m.max)), '', ''],
-    ...(store === 'postgres'
-      ? [['                        PostgreSQL', perMsg(charla.max.cpu.postgres, charla.max), '', '', '']]
-      : []),
-    ['                        fake LLM', ...both((m) => perMsg(m.max.cpu.fake, m.max)), '', ''],
-    ['CPU in (a), % of one core: server', ...both((m) => ofCore(m.max.cpu.server, m.max.cpu)), '', ''],
-    ['    other processes on the machine', ...both((m) => ofCore(m.max.cpu.other, m.max.cpu)), '', ''],
-  ];
-  const goalNote =
-    store === 'postgres' ? '' : '  (the goals are set for PostgreSQL; shown here for reference)\n';
-  const notes = [
-    "  (b) latency counts from each message's scheduled send, so time queued behind a slow server counts;",
-    '  "from actual send" leaves the queueing out. The fake LLM costs more per Charla message because',
-    '  Charla sends it the system prompt and the history; the floor sends one short user message.',
-  ];
-  return `\n${LABEL[store]} — reply ${replyBytes} bytes, ${SECONDS} s per measurement\n${goalNote}${table(rows)}\n${notes.join('\n')}\n`;
 }
 
 // ── the run ───────────────────────────────────────────────────────────────────────────────────

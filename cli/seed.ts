@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { addFile } from '../engine/files.ts';
 import type { Chatbot, ChatbotFile } from '../engine/store/database.ts';
-import { insertChatbot } from '../engine/store/queries/chatbots.ts';
+import { findOwnedChatbotByName, insertChatbot } from '../engine/store/queries/chatbots.ts';
 import { listFiles } from '../engine/store/queries/files.ts';
 import { ensureIalanding } from '../engine/store/queries/ialandings.ts';
-import { ensureOwner } from '../engine/store/queries/owners.ts';
+import { ensureOwner, findOwnerByEmail } from '../engine/store/queries/owners.ts';
 import type { CharlaApp } from './app.ts';
 
 /** The demo owner's e-mail (README). */
@@ -73,13 +73,7 @@ export async function seedDemo(
   const db = app.store.db;
   onStep(`demo owner ${DEMO_EMAIL}`);
   const { owner, created: ownerCreated } = await ensureOwner(db, DEMO_EMAIL);
-  let bot = await db
-    .selectFrom('chatbots')
-    .selectAll()
-    .where('user_id', '=', owner.id)
-    .where('business_name', '=', DEMO_BOT_NAME)
-    .orderBy('created_at')
-    .executeTakeFirst();
+  let bot = await findOwnedChatbotByName(db, owner.id, DEMO_BOT_NAME);
   const botCreated = !bot;
   onStep(`demo bot ${DEMO_BOT_NAME}`);
   bot ??= await insertChatbot(db, {
@@ -112,4 +106,10 @@ export async function seedDemo(
     files: await listFiles(db, bot.id),
     created: { owner: ownerCreated, bot: botCreated, files: added },
   };
+}
+
+/** The demo bot's id when the demo was seeded, else undefined. */
+export async function findDemoBotId(app: CharlaApp): Promise<string | undefined> {
+  const owner = await findOwnerByEmail(app.store.db, DEMO_EMAIL);
+  return owner ? (await findOwnedChatbotByName(app.store.db, owner.id, DEMO_BOT_NAME))?.id : undefined;
 }

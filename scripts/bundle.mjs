@@ -51,6 +51,8 @@ export async function buildBundle() {
     outfile: BUNDLE,
     sourcemap: 'linked',
     legalComments: 'none',
+    minify: true,
+    keepNames: true,
     logLevel: 'silent',
     external: [
       '@electric-sql/pglite',

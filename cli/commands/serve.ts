@@ -11,7 +11,7 @@ import { createLogger } from '../../engine/logger.ts';
 import { DataDirBusyError } from '../../engine/store/connect.ts';
 import { findOwnerByEmail } from '../../engine/store/queries/owners.ts';
 import { createApp } from '../app.ts';
-import { DEMO_BOT_NAME, DEMO_EMAIL, seedDemo } from '../seed.ts';
+import { DEMO_BOT_NAME, DEMO_EMAIL, findDemoBotId, seedDemo } from '../seed.ts';
 import { CliError, EXIT } from '../util.ts';
 
 interface ServeOptions {
@@ -52,14 +52,7 @@ async function serve(options: ServeOptions): Promise<void> {
     const outcome = await seedDemo(app, (line) => log.info(`seed: ${line}`));
     demoBotId = outcome.bot.id;
   } else {
-    const demo = await app.store.db
-      .selectFrom('chatbots')
-      .innerJoin('owners', 'owners.id', 'chatbots.user_id')
-      .select('chatbots.id')
-      .where('owners.email', '=', DEMO_EMAIL)
-      .where('chatbots.business_name', '=', DEMO_BOT_NAME)
-      .executeTakeFirst();
-    demoBotId = demo?.id;
+    demoBotId = await findDemoBotId(app);
   }
   const address = await server.listen({ port, host: options.host });
   const url = address.replace('[::1]', 'localhost');

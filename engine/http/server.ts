@@ -15,14 +15,14 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ConversationEngine } from '../conversation/engine.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Registry } from '../registry/index.ts';
 import type { SecretBox } from '../secrets.ts';
 import type { Storage } from '../storage/index.ts';
-import type { StoreKind } from '../store/connect.ts';
+import { ping, type StoreKind } from '../store/connect.ts';
 import type { Database } from '../store/database.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { ownerRoutes } from './routes/owner.ts';
@@ -112,18 +112,16 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
-    try {
-      await sql`select 1`.execute(deps.db);
+    if (await ping(deps.db)) {
       return {
         status: 'ok',
         db: 'ok',
         store: deps.storeKind,
         llm: deps.engine.offline ? 'offline' : 'configured',
       };
-    } catch (err) {
-      deps.log.error({ err }, 'health check: database unreachable');
-      return reply.code(503).send({ status: 'error', db: 'unreachable', store: deps.storeKind });
     }
+    deps.log.error('health check: database unreachable');
+    return reply.code(503).send({ status: 'error', db: 'unreachable', store: deps.storeKind });
   });
 
   await app.register(chatRoutes, deps);

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import type { Database } from './database.ts';
 
 /** Which engine a store runs on. */
@@ -133,4 +133,14 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       }
     },
   };
+}
+
+/** True when the database answers a trivial query (the health check). */
+export async function ping(db: Kysely<Database>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -72,3 +72,18 @@ export async function updateOwnedChatbot(
     .returningAll()
     .executeTakeFirst();
 }
+
+/** An owner's oldest bot with this business name (the demo seed finds its bot this way). */
+export async function findOwnedChatbotByName(
+  db: Kysely<Database>,
+  userId: string,
+  businessName: string,
+): Promise<Chatbot | undefined> {
+  return db
+    .selectFrom('chatbots')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('business_name', '=', businessName)
+    .orderBy('created_at')
+    .executeTakeFirst();
+}

@@ -1,0 +1,19 @@
+/** Settings of `npm run bench` (environment) and its goals (issue 2). */
+import { resolve } from 'node:path';
+
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+export const STORES = (process.env.BENCH_STORES ?? 'pglite,postgres').split(',').map((s) => s.trim());
+export const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_DB = 'charla_bench';
+export const CPU_PROF = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
+
+export const MAX_CONNECTIONS = 50;
+export const STEADY_RATE = 500;
+export const STEADY_CONNECTIONS = 10;
+export const GOAL = { rate: 1000, ofFloor: 0.4, p99: 25, coldStart: 1500 };
+/** Matches no keyword of the demo files, so every turn calls the LLM. */
+export const MESSAGE = '¿A qué hora abrís el sábado?';
+
+export type StoreName = 'pglite' | 'postgres';
+export const LABEL: Record<StoreName, string> = { pglite: 'PGlite (embedded)', postgres: 'PostgreSQL' };
