@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { adapters } from '../adapters/index.ts';
+import { type Auth, applyAuthSchema, createAuth } from '../engine/auth/index.ts';
+import { SignInLimiter } from '../engine/auth/limits.ts';
+import { createMailer, type Mailer } from '../engine/auth/mail.ts';
 import type { CharlaConfig } from '../engine/config.ts';
 import { ConversationEngine } from '../engine/conversation/engine.ts';
 import { createOpenAiClient, type LlmClient } from '../engine/conversation/llm.ts';
@@ -29,6 +32,8 @@ export interface CharlaApp {
   store: Store;
   storage: Storage;
   secrets: SecretBox;
+  auth: Auth;
+  mailer: Mailer;
   registry: Registry;
   engine: ConversationEngine;
   log: Logger;
@@ -48,6 +53,10 @@ export interface CreateAppOptions {
   llm?: LlmClient | null;
   plugins?: ReadonlyArray<FeaturePlugin<never>>;
   now?: () => Date;
+  /** Check better-auth's schema even when Charla's migrations are up to date (`charla migrate`). */
+  checkAuthSchema?: boolean;
+  /** Replaces the mailer (tests). */
+  mailer?: Mailer;
   /** Skip migrations (the store is already migrated). */
   skipMigrations?: boolean;
   /**
@@ -65,11 +74,31 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
   const log = options.log;
   const store =
     options.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  const migrated = options.skipMigrations ? Promise.resolve() : migrateToLatest(store.db).then(() => {});
-  migrated.catch(() => {}); // awaited below or by ready()
+  const ownMigrations = options.skipMigrations
+    ? Promise.resolve({ applied: [] as string[] })
+    : migrateToLatest(store.db);
+  ownMigrations.catch(() => {}); // awaited through `migrated`
   try {
     const storage = new LocalStorage(join(config.dataDir, 'storage', 'chatbot-files'));
-    const secrets = new SecretBox(resolveSecret(config.dataDir, config.secret));
+    const secret = resolveSecret(config.dataDir, config.secret);
+    const secrets = new SecretBox(secret);
+    const mailer =
+      options.mailer ??
+      createMailer({
+        smtpUrl: config.mail.smtpUrl,
+        from: config.mail.from,
+        outboxDir: join(config.dataDir, 'outbox'),
+        log,
+      });
+    const auth = createAuth({
+      db: store.db,
+      baseURL: config.publicUrl,
+      secret,
+      mailer,
+      log: log.child({ component: 'auth' }),
+      trialDays: config.trialDays,
+      google: config.google,
+    });
     const registry = new Registry(adapters, options.plugins ?? registeredPlugins, log);
     const llm =
       options.llm !== undefined
@@ -83,6 +112,15 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
               maxRetries: config.llm.maxRetries,
             })
           : null;
+    // better-auth's schema is checked whenever Charla's migrations change something (a new
+    // database, an upgrade) and by `charla migrate`; a start with nothing to apply skips it.
+    const migrated = ownMigrations.then(async ({ applied }) => {
+      if (applied.length > 0 || options.checkAuthSchema) {
+        const changed = await applyAuthSchema(auth);
+        if (changed.length > 0) log.info({ tables: changed }, 'better-auth schema updated');
+      }
+    });
+    migrated.catch(() => {}); // awaited below or by ready()
     let baseUrl = config.publicUrl;
     const engine = new ConversationEngine({
       db: store.db,
@@ -106,6 +144,8 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       store,
       storage,
       secrets,
+      auth,
+      mailer,
       registry,
       engine,
       log,
@@ -115,11 +155,13 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           storeKind: store.kind,
           engine,
           storage,
-          secrets,
+          auth,
+          signInLimiter: new SignInLimiter(store.db),
           registry,
           log,
           baseUrl: () => baseUrl,
           version: VERSION,
+          trustProxy: config.trustProxy,
         });
         return server;
       },

@@ -5,16 +5,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { upsertOwnerWithPassword } from '../engine/auth/owners.ts';
 import { addFile } from '../engine/files.ts';
 import type { Chatbot, ChatbotFile } from '../engine/store/database.ts';
 import { findOwnedChatbotByName, insertChatbot } from '../engine/store/queries/chatbots.ts';
 import { listFiles } from '../engine/store/queries/files.ts';
 import { ensureIalanding } from '../engine/store/queries/ialandings.ts';
-import { ensureOwner, findOwnerByEmail } from '../engine/store/queries/owners.ts';
+import { findOwnerByEmail } from '../engine/store/queries/owners.ts';
 import type { CharlaApp } from './app.ts';
 
-/** The demo owner's e-mail (README). */
+/** The demo owner's e-mail and password (README). */
 export const DEMO_EMAIL = 'demo@charla.local';
+export const DEMO_PASSWORD = 'pato-pepe-demo';
 export const DEMO_BOT_NAME = 'El Pato Pepe';
 
 /** The demo bot's fields. */
@@ -72,7 +74,10 @@ export async function seedDemo(
 ): Promise<SeedOutcome> {
   const db = app.store.db;
   onStep(`demo owner ${DEMO_EMAIL}`);
-  const { owner, created: ownerCreated } = await ensureOwner(db, DEMO_EMAIL);
+  const known = await findOwnerByEmail(db, DEMO_EMAIL);
+  if (!known) await upsertOwnerWithPassword(app.auth, DEMO_EMAIL, DEMO_PASSWORD);
+  const ownerCreated = !known;
+  const owner = known ?? (await findOwnerByEmail(db, DEMO_EMAIL))!;
   let bot = await findOwnedChatbotByName(db, owner.id, DEMO_BOT_NAME);
   const botCreated = !bot;
   onStep(`demo bot ${DEMO_BOT_NAME}`);

@@ -34,6 +34,13 @@ const EnvSchema = z.object({
   CHARLA_LLM_TIMEOUT_MS: int(30_000),
   CHARLA_LLM_MAX_RETRIES: int(2),
   CHARLA_SECRET: optionalString,
+  SMTP_URL: optionalString,
+  MAIL_FROM: optionalString,
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GOOGLE_DISCOVERY_URL: optionalString,
+  CHARLA_TRIAL_DAYS: int(30),
+  TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -58,6 +65,20 @@ export interface CharlaConfig {
   };
   /** Key material for encrypting secrets at rest and signing tokens; see engine/secrets.ts. */
   secret: string | undefined;
+  mail: {
+    /** nodemailer SMTP URL, e.g. `smtp://user:pass@smtp.example.com:587`; unset: mails go to `<dataDir>/outbox/`. */
+    smtpUrl: string | undefined;
+    from: string;
+  };
+  /** Google sign-in, when both id and secret are set. */
+  google: { clientId: string; clientSecret: string; discoveryUrl: string | undefined } | undefined;
+  /** Free days of a new owner (issue 3: the marketing site's 30-day trial); 0 keeps "no expiry". */
+  trialDays: number;
+  /**
+   * Which proxies' X-Forwarded-* headers to believe (Fastify trustProxy / proxy-addr syntax:
+   * "loopback", addresses, CIDRs, comma-separated). Default loopback: a reverse proxy on the same host.
+   */
+  trustProxy: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
@@ -85,6 +106,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CharlaConfig {
       maxRetries: e.CHARLA_LLM_MAX_RETRIES,
     },
     secret: e.CHARLA_SECRET,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? 'Charla <no-reply@charla.local>' },
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? {
+            clientId: e.GOOGLE_CLIENT_ID,
+            clientSecret: e.GOOGLE_CLIENT_SECRET,
+            discoveryUrl: e.GOOGLE_DISCOVERY_URL,
+          }
+        : undefined,
+    trialDays: e.CHARLA_TRIAL_DAYS,
+    trustProxy: e.TRUST_PROXY ?? 'loopback',
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -1,14 +1,16 @@
 /**
  * `charla migrate`, `charla seed --demo`, `charla bots …`, `charla files …`, `charla owners …`.
  */
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { applyAuthSchema, createAuth } from '../../engine/auth/index.ts';
+import { createSessionToken, upsertOwnerWithPassword } from '../../engine/auth/owners.ts';
 import { loadConfig } from '../../engine/config.ts';
 import { AppError } from '../../engine/errors.ts';
 import { addFile, removeFile } from '../../engine/files.ts';
-import { ownerToken } from '../../engine/http/auth.ts';
 import {
   BOT_LANGUAGES,
   type BotLanguage,
@@ -20,14 +22,15 @@ import {
   languageCode,
   STYLES,
 } from '../../engine/schemas.ts';
+import { resolveSecret } from '../../engine/secrets.ts';
 import { publicFileUrl } from '../../engine/storage/index.ts';
 import { DataDirBusyError, openStore } from '../../engine/store/connect.ts';
 import { migrateToLatest } from '../../engine/store/migrate.ts';
 import { findChatbot, insertChatbot, listChatbots } from '../../engine/store/queries/chatbots.ts';
-import { findFile, listFiles } from '../../engine/store/queries/files.ts';
-import { ensureOwner, findOwnerByEmail, listOwners } from '../../engine/store/queries/owners.ts';
+import { findFile, listFiles, listOwnerFileKeys } from '../../engine/store/queries/files.ts';
+import { deleteOwner, ensureOwner, findOwnerByEmail, listOwners } from '../../engine/store/queries/owners.ts';
 import { seedDemo } from '../seed.ts';
-import { CliError, EXIT, output, progress, withApp } from '../util.ts';
+import { CliError, cliLogger, EXIT, output, progress, withApp } from '../util.ts';
 
 /** Accepts a stored label ("Español") or a code/name ("es", "spanish"); returns the stored label. */
 function parseLanguage(value: string): BotLanguage {
@@ -63,9 +66,21 @@ async function migrate(): Promise<void> {
     const { applied } = await migrateToLatest(store.db, (r) =>
       progress(`${r.status === 'Success' ? 'applied' : r.status} ${r.migrationName}`),
     );
+    const auth = createAuth({
+      db: store.db,
+      baseURL: config.publicUrl,
+      secret: resolveSecret(config.dataDir, config.secret),
+      mailer: { send: async () => {} },
+      log: cliLogger(),
+      trialDays: config.trialDays,
+      google: config.google,
+    });
+    progress('checking the accounts schema (better-auth)');
+    const authTables = await applyAuthSchema(auth);
+    if (authTables.length > 0) progress(`better-auth schema updated: ${authTables.join(', ')}`);
     process.stdout.write(
-      applied.length
-        ? `Applied ${applied.length} migration(s).\n`
+      applied.length || authTables.length
+        ? `Applied ${applied.length} migration(s)${authTables.length ? ` and better-auth changes to ${authTables.join(', ')}` : ''}.\n`
         : 'Database is up to date; nothing to apply.\n',
     );
   } finally {
@@ -272,6 +287,34 @@ export function registerData(program: Command): void {
 
   const owners = program.command('owners').description('owner accounts');
   owners
+    .command('create')
+    .description('create a confirmed owner with a password (or set an existing owner’s password)')
+    .requiredOption('--email <email>', 'the owner’s e-mail')
+    .option(
+      '--password <password>',
+      'at least 8 characters; a random one is generated and printed when omitted',
+    )
+    .option('--json', 'print JSON')
+    .action((opts: { email: string; password?: string; json?: boolean }) =>
+      withApp(async (app) => {
+        if (!z.email().safeParse(opts.email).success)
+          throw new CliError(`invalid e-mail "${opts.email}"`, EXIT.usage);
+        const password = opts.password ?? randomBytes(12).toString('base64url');
+        const { id, created } = await upsertOwnerWithPassword(app.auth, opts.email, password);
+        output(
+          Boolean(opts.json),
+          { id, email: opts.email.toLowerCase(), created, ...(opts.password ? {} : { password }) },
+          () =>
+            [
+              `${created ? 'Created' : 'Updated'} owner ${opts.email.toLowerCase()} (${id}).`,
+              opts.password ? '' : `Password: ${password}`,
+            ]
+              .filter(Boolean)
+              .join('\n'),
+        );
+      }),
+    );
+  owners
     .command('list')
     .description('list owners')
     .option('--json', 'print JSON')
@@ -280,19 +323,39 @@ export function registerData(program: Command): void {
         const rows = await listOwners(app.store.db);
         output(
           Boolean(opts.json),
-          rows,
-          () => rows.map((o) => `${o.id}  ${o.email}`).join('\n') || 'No owners.',
+          rows.map((o) => ({
+            id: o.id,
+            email: o.email,
+            emailVerified: o.email_verified,
+            createdAt: o.created_at,
+          })),
+          () =>
+            rows.map((o) => `${o.id}  ${o.email}${o.email_verified ? '' : '  (not confirmed)'}`).join('\n') ||
+            'No owners.',
         );
       }),
     );
   owners
+    .command('delete <email>')
+    .description('delete an owner with their bots, files and sessions')
+    .action((email: string) =>
+      withApp(async (app) => {
+        const owner = await findOwnerByEmail(app.store.db, email);
+        if (!owner) throw new CliError(`no owner with e-mail ${email}`, EXIT.notFound);
+        const files = await listOwnerFileKeys(app.store.db, owner.id);
+        await deleteOwner(app.store.db, owner.id);
+        for (const key of files) await app.storage.remove(key).catch(() => {});
+        process.stdout.write(`Deleted owner ${owner.email} and ${files.length} stored file(s).\n`);
+      }),
+    );
+  owners
     .command('token <email>')
-    .description('print an owner’s development token for the owner API routes (Authorization: Bearer …)')
+    .description('open a session for an owner and print its token, for API calls (Authorization: Bearer …)')
     .action((email: string) =>
       withApp(async (app) => {
         const owner = await findOwnerByEmail(app.store.db, email);
         if (!owner) throw new AppError('NOT_FOUND', `no owner with e-mail ${email}`);
-        process.stdout.write(`${ownerToken(app.secrets, owner.id)}\n`);
+        process.stdout.write(`${await createSessionToken(app.auth, owner.id)}\n`);
       }),
     );
 }

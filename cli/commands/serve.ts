@@ -6,12 +6,11 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../engine/config.ts';
-import { ownerToken } from '../../engine/http/auth.ts';
 import { createLogger } from '../../engine/logger.ts';
 import { DataDirBusyError } from '../../engine/store/connect.ts';
 import { findOwnerByEmail } from '../../engine/store/queries/owners.ts';
 import { createApp } from '../app.ts';
-import { DEMO_BOT_NAME, DEMO_EMAIL, findDemoBotId, seedDemo } from '../seed.ts';
+import { DEMO_BOT_NAME, DEMO_EMAIL, DEMO_PASSWORD, findDemoBotId, seedDemo } from '../seed.ts';
 import { CliError, EXIT } from '../util.ts';
 
 interface ServeOptions {
@@ -73,7 +72,7 @@ async function serve(options: ServeOptions): Promise<void> {
       `  Or in a terminal: npx charla chat ${demoBotId}`,
     );
   }
-  if (demoOwner) lines.push(`  Dev owner token (${DEMO_EMAIL}): ${ownerToken(app.secrets, demoOwner.id)}`);
+  if (demoOwner) lines.push(`  Demo owner:      ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
   lines.push(
     app.engine.offline
       ? '  LLM:             offline responder (set OPENAI_BASE_URL or OPENAI_API_KEY for real replies)'

@@ -16,14 +16,17 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
+import type { Auth } from '../auth/index.ts';
+import type { SignInLimiter } from '../auth/limits.ts';
 import type { ConversationEngine } from '../conversation/engine.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Registry } from '../registry/index.ts';
-import type { SecretBox } from '../secrets.ts';
 import type { Storage } from '../storage/index.ts';
 import { ping, type StoreKind } from '../store/connect.ts';
 import type { Database } from '../store/database.ts';
+import { requireOwner } from './auth.ts';
+import { authRoutes } from './routes/auth.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { ownerRoutes } from './routes/owner.ts';
 
@@ -33,12 +36,29 @@ export interface HttpDeps {
   storeKind: StoreKind;
   engine: ConversationEngine;
   storage: Storage;
-  secrets: SecretBox;
+  auth: Auth;
+  signInLimiter: SignInLimiter;
   registry: Registry;
   log: Logger;
   /** Base URL for absolute links, once known. */
   baseUrl: () => string | undefined;
   version: string;
+  /** Proxies whose X-Forwarded-For is believed (engine/config.ts). */
+  trustProxy: string;
+}
+
+/** One registered route: the table the cross-tenant test walks (issue 3). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  owner: import('./auth.ts').OwnerScope | undefined;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteEntry[];
+  }
 }
 
 /** Spec 000 §8 generic server failure. */
@@ -50,7 +70,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     loggerInstance: deps.log.child({ component: 'http' }) as FastifyBaseLogger,
     // Per-request lines cost throughput; turns and errors are logged where they happen.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: true,
+    trustProxy: deps.trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -73,6 +93,23 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
       return reply.code(status).send({ error: (err as Error).message });
     req.log.error({ err, url: req.url }, 'request failed');
     return reply.code(500).send({ error: SERVER_ERROR });
+  });
+  // Owner routes require a session before their body is validated, so an anonymous request gets
+  // 401 whatever it sends, and nothing of the route's contract leaks.
+  app.addHook('onRequest', async (req) => {
+    if (req.routeOptions.config?.owner) await requireOwner(req, deps);
+  });
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routeTable.push({
+        method,
+        url: route.url,
+        owner: route.config?.owner,
+        public: route.config?.public === true,
+      });
+    }
   });
   app.setNotFoundHandler((req, reply) =>
     reply.code(404).send({ error: `No existe ${req.method} ${req.url.split('?')[0]}` }),
@@ -124,6 +161,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     return reply.code(503).send({ status: 'error', db: 'unreachable', store: deps.storeKind });
   });
 
+  await app.register(authRoutes, deps);
   await app.register(chatRoutes, deps);
   await app.register(ownerRoutes, deps);
   for (const r of deps.registry.routes()) await app.register(r.plugin, { prefix: r.prefix });

@@ -12,7 +12,57 @@ type Json<T> = ColumnType<T, string | T, string | T>;
 export interface OwnersTable {
   id: Generated<string>;
   email: string;
+  name: Generated<string>;
+  email_verified: Generated<boolean>;
+  image: string | null;
   created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** better-auth's session model (engine/auth maps its fields to these columns). */
+export interface AuthSessionsTable {
+  id: string;
+  user_id: string;
+  token: string;
+  expires_at: Date | string;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** better-auth's account model: one row per sign-in method (credential password hash, Google). */
+export interface AuthAccountsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  provider_id: string;
+  access_token: string | null;
+  refresh_token: string | null;
+  id_token: string | null;
+  access_token_expires_at: Date | string | null;
+  refresh_token_expires_at: Date | string | null;
+  scope: string | null;
+  password: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** better-auth's verification model (e-mail confirmation and reset tokens). */
+export interface AuthVerificationsTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expires_at: Date | string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Failed sign-ins per (account, address) in the current 15-minute window. */
+export interface SignInFailuresTable {
+  key: string;
+  failures: number;
+  window_started_at: Date | string;
 }
 
 /** Spec 001 §3: plan and expiry that give the days remaining. */
@@ -141,6 +191,10 @@ export interface IalandingsTable {
 /** All tables, as Kysely sees them. */
 export interface Database {
   owners: OwnersTable;
+  auth_sessions: AuthSessionsTable;
+  auth_accounts: AuthAccountsTable;
+  auth_verifications: AuthVerificationsTable;
+  sign_in_failures: SignInFailuresTable;
   user_profiles: UserProfilesTable;
   chatbots: ChatbotsTable;
   chatbot_files: ChatbotFilesTable;

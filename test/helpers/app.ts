@@ -6,18 +6,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CharlaApp, createApp } from '../../cli/app.ts';
+import type { Mailer } from '../../engine/auth/mail.ts';
+import { createSessionToken, upsertOwnerWithPassword } from '../../engine/auth/owners.ts';
 import { loadConfig } from '../../engine/config.ts';
 import { createOpenAiClient, type LlmClient } from '../../engine/conversation/llm.ts';
-import { ownerToken } from '../../engine/http/auth.ts';
 import { createLogger } from '../../engine/logger.ts';
 import type { StoreKind } from '../../engine/store/connect.ts';
-import { ensureOwner } from '../../engine/store/queries/owners.ts';
 import { testStore } from './db.ts';
 
 /** A test app and its temporary data dir. */
 export interface TestApp extends CharlaApp {
   dataDir: string;
-  /** Creates an owner and returns its id and development token. */
+  /** Creates a confirmed owner (password "contraseña-segura") and returns its id and a session token. */
   owner(email: string): Promise<{ id: string; token: string }>;
 }
 
@@ -38,24 +38,29 @@ export function fakeLlm(
 /** Builds a Charla on a fresh test database. */
 export async function createTestApp(
   kind: StoreKind,
-  options: { llm?: LlmClient | null; now?: () => Date } = {},
+  options: { llm?: LlmClient | null; now?: () => Date; mailer?: Mailer; env?: Record<string, string> } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'charla-app-'));
   const store = await testStore(kind);
-  const config = loadConfig({ CHARLA_DATA_DIR: dataDir, CHARLA_SECRET: 'test-secret' });
+  const config = loadConfig({
+    CHARLA_DATA_DIR: dataDir,
+    CHARLA_SECRET: 'test-secret-of-at-least-32-characters',
+    ...options.env,
+  });
   const app = await createApp(config, {
     log: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     store,
     skipMigrations: true,
     llm: options.llm ?? null,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.mailer ? { mailer: options.mailer } : {}),
   });
   const closeApp = app.close.bind(app);
   return Object.assign(app, {
     dataDir,
     async owner(email: string) {
-      const { owner } = await ensureOwner(store.db, email);
-      return { id: owner.id, token: ownerToken(app.secrets, owner.id) };
+      const { id } = await upsertOwnerWithPassword(app.auth, email, 'contraseña-segura');
+      return { id, token: await createSessionToken(app.auth, id) };
     },
     async close() {
       await closeApp();

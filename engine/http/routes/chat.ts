@@ -81,6 +81,7 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
   app.get(
     '/api/chatbot-config/:id',
     {
+      config: { public: true },
       schema: {
         summary: 'A bot’s public configuration',
         description:
@@ -122,6 +123,7 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
   app.post(
     '/api/chatbot-message/:id',
     {
+      config: { public: true },
       schema: {
         summary: 'Send a follower message and get the bot’s reply',
         description:
@@ -190,6 +192,7 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
   app.get(
     '/api/chatbot-files',
     {
+      config: { public: true },
       schema: {
         summary: 'A bot’s files',
         description:

@@ -102,7 +102,7 @@ const FileRecord = z.object({
 });
 
 export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => {
-  const owner = (req: Parameters<typeof requireOwner>[0]) => requireOwner(req, deps.db, deps.secrets);
+  const owner = (req: Parameters<typeof requireOwner>[0]) => requireOwner(req, deps);
   const fileView = (f: ChatbotFile): z.infer<typeof FileRecord> => ({
     id: f.id,
     chatbot_id: f.chatbot_id,
@@ -120,6 +120,7 @@ export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) =>
   app.get(
     '/api/my-chatbot',
     {
+      config: { owner: { self: true } },
       schema: {
         summary: 'The signed-in owner’s newest bot',
         description:
@@ -143,6 +144,15 @@ export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) =>
   app.post(
     '/api/save-chatbot',
     {
+      config: {
+        owner: {
+          probe: (a) => ({
+            method: 'POST',
+            url: '/api/save-chatbot',
+            json: { id: a.botId, business_name: 'x', business_description: 'y' },
+          }),
+        },
+      },
       schema: {
         summary: 'Create or update the owner’s bot',
         description:
@@ -191,6 +201,7 @@ export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) =>
   app.post(
     '/api/configure-chatbot',
     {
+      config: { owner: { self: true } },
       schema: {
         summary: 'Configure the AI of the owner’s bot',
         description:
@@ -225,6 +236,11 @@ export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) =>
   app.post(
     '/api/chatbot-files',
     {
+      config: {
+        owner: {
+          probe: (a) => ({ method: 'POST', url: '/api/chatbot-files', upload: { chatbotId: a.botId } }),
+        },
+      },
       schema: {
         summary: 'Upload a file to the owner’s bot',
         description:
@@ -283,6 +299,15 @@ export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) =>
   app.patch(
     '/api/chatbot-files/:id',
     {
+      config: {
+        owner: {
+          probe: (a) => ({
+            method: 'PATCH',
+            url: `/api/chatbot-files/${a.fileId}`,
+            json: { keyword: 'x', context: 'y' },
+          }),
+        },
+      },
       schema: {
         summary: 'Set a file’s keywords and context',
         description:
@@ -304,6 +329,7 @@ export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) =>
   app.delete(
     '/api/chatbot-files/:id',
     {
+      config: { owner: { probe: (a) => ({ method: 'DELETE', url: `/api/chatbot-files/${a.fileId}` }) } },
       schema: {
         summary: 'Delete a file',
         description:

@@ -90,3 +90,13 @@ export async function deleteOwnedFile(
     .returningAll()
     .executeTakeFirst();
 }
+
+/** Storage keys of every stored file of an owner (to remove the bytes when the owner is deleted). */
+export async function listOwnerFileKeys(db: Kysely<Database>, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('chatbot_files')
+    .select('file_url')
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((r) => r.file_url).filter((u) => !/^https?:\/\//i.test(u));
+}

@@ -17,8 +17,8 @@ export async function findOwnerById(db: Kysely<Database>, id: string): Promise<O
 }
 
 /**
- * Returns the owner with this e-mail, creating it (and its `user_profiles` row, plan `free`,
- * no expiry per spec 000 §3) when absent. `created` tells which happened.
+ * Returns the owner with this e-mail, creating it (without a password: it can set one by
+ * "forgot password", or an operator with `charla owners create`) when absent.
  */
 export async function ensureOwner(
   db: Kysely<Database>,
@@ -26,21 +26,38 @@ export async function ensureOwner(
 ): Promise<{ owner: Owner; created: boolean }> {
   const existing = await findOwnerByEmail(db, email);
   if (existing) return { owner: existing, created: false };
-  return db.transaction().execute(async (trx) => {
-    const owner = await trx
-      .insertInto('owners')
-      .values({ email: email.trim().toLowerCase() })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('user_profiles')
-      .values({ user_id: owner.id, full_name: null, expires_at: null, stripe_subscription_id: null })
-      .execute();
-    return { owner, created: true };
-  });
+  const owner = await db
+    .insertInto('owners')
+    .values({ email: email.trim().toLowerCase() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { owner, created: true };
 }
 
 /** Lists owners, oldest first. */
 export async function listOwners(db: Kysely<Database>): Promise<Owner[]> {
   return db.selectFrom('owners').selectAll().orderBy('created_at').execute();
+}
+
+/** An owner's profile (spec 001 §3), or undefined. */
+export async function findProfile(db: Kysely<Database>, userId: string) {
+  return db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Inserts a profile unless the owner already has one. */
+export async function insertProfileIfMissing(
+  db: Kysely<Database>,
+  profile: { user_id: string; plan: string; expires_at: Date | null },
+): Promise<void> {
+  await db
+    .insertInto('user_profiles')
+    .values({ ...profile, full_name: null, stripe_subscription_id: null })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
+}
+
+/** Deletes an owner and everything of theirs (bots, files rows, sessions); returns whether one existed. */
+export async function deleteOwner(db: Kysely<Database>, id: string): Promise<boolean> {
+  const res = await db.deleteFrom('owners').where('id', '=', id).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
 }

@@ -1,0 +1,174 @@
+/**
+ * Owner accounts on better-auth (DESIGN.md; issue 3), on Charla's own Kysely database (PGlite or
+ * PostgreSQL): e-mail and password with a confirmation mail, sign-in, sign-out, password reset by
+ * e-mailed link, password change, and Google sign-in when GOOGLE_CLIENT_ID and
+ * GOOGLE_CLIENT_SECRET are set. Sessions live in an httpOnly, SameSite=Lax cookie (Secure when the
+ * public URL is https); API clients may send the session token as `Authorization: Bearer`.
+ *
+ * Google runs through better-auth's generic OpenID Connect client with Google's discovery document
+ * (GOOGLE_DISCOVERY_URL overrides it, which is how the tests sign in against a local OIDC server).
+ */
+import { betterAuth } from 'better-auth';
+import { getMigrations } from 'better-auth/db/migration';
+import { bearer, genericOAuth } from 'better-auth/plugins';
+import type { Kysely } from 'kysely';
+import type { Logger } from '../logger.ts';
+import type { Database } from '../store/database.ts';
+import { type Mailer, renderMail, requestLanguage } from './mail.ts';
+import { ensureProfile } from './profiles.ts';
+
+/** OWASP ASVS 5.0 V6.2.1: at least 8 characters. */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** Google's OpenID Connect discovery document. */
+export const GOOGLE_DISCOVERY_URL = 'https://accounts.google.com/.well-known/openid-configuration';
+
+/** What {@link createAuth} needs. */
+export interface AuthSettings {
+  db: Kysely<Database>;
+  /**
+   * The public base URL of the server (links in mails, OAuth callbacks, Secure cookies when https).
+   * Unset: taken from each request's Host, which suits a local install.
+   */
+  baseURL: string | undefined;
+  /** Signs cookies and tokens. */
+  secret: string;
+  mailer: Mailer;
+  log: Logger;
+  /** Free days of a new owner's profile; 0 keeps "no expiry". */
+  trialDays: number;
+  google?: { clientId: string; clientSecret: string; discoveryUrl?: string | undefined } | undefined;
+  /** Where the dashboard lands after confirming an e-mail or signing in with Google. */
+  callbackPath?: string;
+}
+
+/** Builds the better-auth instance. */
+export function createAuth(settings: AuthSettings) {
+  const { db, mailer, log } = settings;
+  const secure = settings.baseURL?.startsWith('https://') ?? false;
+  return betterAuth({
+    appName: 'Charla',
+    ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+    basePath: '/api/auth',
+    secret: settings.secret,
+    database: { db, type: 'postgres' },
+    telemetry: { enabled: false },
+    logger: {
+      level: 'warn',
+      log: (level, message, ...args) => log[level]({ args }, `auth: ${message}`),
+    },
+    user: {
+      modelName: 'owners',
+      fields: { emailVerified: 'email_verified', createdAt: 'created_at', updatedAt: 'updated_at' },
+    },
+    session: {
+      modelName: 'auth_sessions',
+      fields: {
+        userId: 'user_id',
+        expiresAt: 'expires_at',
+        ipAddress: 'ip_address',
+        userAgent: 'user_agent',
+        createdAt: 'created_at',
+        updatedAt: 'updated_at',
+      },
+    },
+    account: {
+      modelName: 'auth_accounts',
+      fields: {
+        userId: 'user_id',
+        accountId: 'account_id',
+        providerId: 'provider_id',
+        accessToken: 'access_token',
+        refreshToken: 'refresh_token',
+        idToken: 'id_token',
+        accessTokenExpiresAt: 'access_token_expires_at',
+        refreshTokenExpiresAt: 'refresh_token_expires_at',
+        createdAt: 'created_at',
+        updatedAt: 'updated_at',
+      },
+    },
+    verification: {
+      modelName: 'auth_verifications',
+      fields: { expiresAt: 'expires_at', createdAt: 'created_at', updatedAt: 'updated_at' },
+    },
+    advanced: {
+      useSecureCookies: secure,
+      cookiePrefix: 'charla',
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure },
+      database: { generateId: () => crypto.randomUUID() },
+      // engine/http/routes/auth.ts puts the client address Fastify resolved (trustProxy) here.
+      ipAddress: { ipAddressHeaders: ['x-charla-client-ip'] },
+    },
+    // Sign-in failures are limited per account and address by engine/auth/limits.ts; this is the
+    // library's general per-address limit on every auth route.
+    rateLimit: {
+      enabled: true,
+      window: 60,
+      max: 100,
+      storage: 'memory',
+      customRules: { '/sign-in/email': false },
+    },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: 128,
+      revokeSessionsOnPasswordReset: true,
+      async sendResetPassword({ user, url }, request) {
+        await mailer.send(renderMail('reset', requestLanguage(request?.headers), user.email, url));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      async sendVerificationEmail({ user, url }, request) {
+        await mailer.send(renderMail('verify', requestLanguage(request?.headers), user.email, url));
+      },
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          // The first sign-in gives the owner a profile with the free trial (issue 3, spec 001 §3).
+          async after(session) {
+            await ensureProfile(db, session.userId, settings.trialDays);
+          },
+        },
+      },
+    },
+    plugins: [
+      bearer(),
+      ...(settings.google
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: 'google',
+                  clientId: settings.google.clientId,
+                  clientSecret: settings.google.clientSecret,
+                  discoveryUrl: settings.google.discoveryUrl ?? GOOGLE_DISCOVERY_URL,
+                  scopes: ['openid', 'email', 'profile'],
+                  pkce: true,
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
+  });
+}
+
+/** The better-auth instance type. */
+export type Auth = ReturnType<typeof createAuth>;
+
+/**
+ * Brings better-auth's tables up to what the installed better-auth expects (issue 3: its schema is
+ * applied by `charla migrate`, in code). Charla's own migration creates them with snake_case
+ * columns; this adds whatever a newer better-auth needs on top.
+ * @returns the tables created or changed (empty when the schema already matches).
+ */
+export async function applyAuthSchema(auth: Auth): Promise<string[]> {
+  const plan = await getMigrations(auth.options);
+  const changed = [...plan.toBeCreated, ...plan.toBeAdded].map((t) => t.table);
+  if (changed.length > 0 || plan.toBeAddedIndexes.length > 0) await plan.runMigrations();
+  return [...new Set([...changed, ...plan.toBeAddedIndexes.map((i) => i.table)])];
+}
