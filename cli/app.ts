@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { adapters } from '../adapters/index.ts';
 import { type Auth, applyAuthSchema, createAuth } from '../engine/auth/index.ts';
@@ -98,6 +99,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       log: log.child({ component: 'auth' }),
       trialDays: config.trialDays,
       google: config.google,
+      trustedOrigins: localAliases(config.publicUrl),
     });
     const registry = new Registry(adapters, options.plugins ?? registeredPlugins, log);
     const llm =
@@ -156,12 +158,14 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           engine,
           storage,
           auth,
+          googleSignIn: Boolean(config.google),
           signInLimiter: new SignInLimiter(store.db),
           registry,
           log,
           baseUrl: () => baseUrl,
           version: VERSION,
           trustProxy: config.trustProxy,
+          dashboardDir: fileURLToPath(new URL('../dist/dashboard', import.meta.url)),
         });
         return server;
       },
@@ -180,4 +184,12 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
     if (!options.store) await store.close();
     throw err;
   }
+}
+
+/** A local address also reached as localhost or 127.0.0.1 (so signing in works from either). */
+function localAliases(url: string | undefined): string[] | undefined {
+  if (!url) return undefined;
+  const u = new URL(url);
+  if (u.hostname !== '127.0.0.1' && u.hostname !== 'localhost') return undefined;
+  return ['127.0.0.1', 'localhost'].map((h) => `${u.protocol}//${h}${u.port ? `:${u.port}` : ''}`);
 }

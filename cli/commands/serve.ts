@@ -10,6 +10,7 @@ import { createLogger } from '../../engine/logger.ts';
 import { DataDirBusyError } from '../../engine/store/connect.ts';
 import { findOwnerByEmail } from '../../engine/store/queries/owners.ts';
 import { createApp } from '../app.ts';
+import { ensureDashboardBuilt } from '../dashboard.ts';
 import { DEMO_BOT_NAME, DEMO_EMAIL, DEMO_PASSWORD, findDemoBotId, seedDemo } from '../seed.ts';
 import { CliError, EXIT } from '../util.ts';
 
@@ -30,10 +31,23 @@ async function serve(options: ServeOptions): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new CliError(`invalid --port "${options.port}"`, EXIT.usage);
   const log = createLogger({ pretty: process.stdout.isTTY, level: config.logLevel });
+  if (options.seed) {
+    await ensureDashboardBuilt(() => log.info('building the dashboard (its sources changed)')).catch(
+      (err: unknown) => log.warn({ err }, 'could not build the dashboard; serving the last build'),
+    );
+  }
   const started = Date.now();
   let app: Awaited<ReturnType<typeof createApp>>;
   try {
-    app = await createApp(config, { log, deferMigrations: true });
+    // Without PUBLIC_URL, links (files, mails, sign-in callbacks) use the address being served.
+    const served =
+      port > 0
+        ? `http://${options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host}:${port}`
+        : undefined;
+    app = await createApp(
+      { ...config, publicUrl: config.publicUrl ?? served },
+      { log, deferMigrations: true },
+    );
   } catch (err) {
     if (err instanceof DataDirBusyError) throw new CliError(err.message, EXIT.busy);
     throw err;
@@ -63,6 +77,7 @@ async function serve(options: ServeOptions): Promise<void> {
   const lines = [
     '',
     `  Charla is running at ${url}  (${app.store.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}, ready in ${Date.now() - started} ms)`,
+    `  Dashboard:       ${url}/login`,
     `  API docs:        ${url}/api/docs`,
   ];
   if (demoBotId) {

@@ -38,6 +38,8 @@ export interface AuthSettings {
   /** Free days of a new owner's profile; 0 keeps "no expiry". */
   trialDays: number;
   google?: { clientId: string; clientSecret: string; discoveryUrl?: string | undefined } | undefined;
+  /** Other origins the dashboard may be opened from (e.g. localhost beside 127.0.0.1). */
+  trustedOrigins?: string[] | undefined;
   /** Where the dashboard lands after confirming an e-mail or signing in with Google. */
   callbackPath?: string;
 }
@@ -49,6 +51,7 @@ export function createAuth(settings: AuthSettings) {
   return betterAuth({
     appName: 'Charla',
     ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+    ...(settings.trustedOrigins?.length ? { trustedOrigins: settings.trustedOrigins } : {}),
     basePath: '/api/auth',
     secret: settings.secret,
     database: { db, type: 'postgres' },

@@ -137,7 +137,7 @@ export interface RenderedMail {
   link: string;
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Renders a mail with its link in both parts. */
 export function renderMail(kind: MailKind, lang: LangCode, to: string, link: string): RenderedMail {
@@ -145,10 +145,10 @@ export function renderMail(kind: MailKind, lang: LangCode, to: string, link: str
   const text = `Charla\n\n${t.intro}\n\n${link}\n\n${t.outro}\n`;
   const html = `<!doctype html><html lang="${lang}"><body style="font-family:system-ui,sans-serif;color:#1f2937">
 <p style="font-size:20px;font-weight:700;color:#0f766e">Charla</p>
-<p>${escape(t.intro)}</p>
-<p><a href="${escape(link)}" style="display:inline-block;background:#0f766e;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">${escape(t.action)}</a></p>
-<p style="font-size:13px;color:#6b7280">${escape(link)}</p>
-<p style="font-size:13px;color:#6b7280">${escape(t.outro)}</p>
+<p>${escapeHtml(t.intro)}</p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#0f766e;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">${escapeHtml(t.action)}</a></p>
+<p style="font-size:13px;color:#6b7280">${escapeHtml(link)}</p>
+<p style="font-size:13px;color:#6b7280">${escapeHtml(t.outro)}</p>
 </body></html>`;
   return { to, subject: t.subject, text, html, link };
 }

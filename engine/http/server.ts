@@ -3,6 +3,8 @@
  * OpenAPI document at `/api/docs`; one error handler maps errors to status codes and the spec's
  * messages; stored files are served under `/files/` with `X-Content-Type-Options: nosniff`.
  */
+import { existsSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -37,12 +39,16 @@ export interface HttpDeps {
   engine: ConversationEngine;
   storage: Storage;
   auth: Auth;
+  /** True when Google sign-in is configured. */
+  googleSignIn: boolean;
   signInLimiter: SignInLimiter;
   registry: Registry;
   log: Logger;
   /** Base URL for absolute links, once known. */
   baseUrl: () => string | undefined;
   version: string;
+  /** The built dashboard (dist/dashboard), served with a history fallback when present. */
+  dashboardDir?: string | undefined;
   /** Proxies whose X-Forwarded-For is believed (engine/config.ts). */
   trustProxy: string;
 }
@@ -111,9 +117,24 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
       });
     }
   });
-  app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ error: `No existe ${req.method} ${req.url.split('?')[0]}` }),
-  );
+  // The dashboard is a single-page app: a browser asking for any other page gets its index.html
+  // (history fallback); API and file paths keep their JSON 404.
+  const dashboard =
+    deps.dashboardDir && existsSync(join(deps.dashboardDir, 'index.html')) ? deps.dashboardDir : undefined;
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const isPage =
+      req.method === 'GET' &&
+      !/^\/(api|files|channels|plugins|assets)(\/|$)/.test(path) &&
+      (req.headers.accept ?? '').includes('text/html');
+    if (dashboard && isPage) {
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .sendFile('index.html', dashboard);
+    }
+    return reply.code(404).send({ error: `No existe ${req.method} ${path}` });
+  });
 
   await app.register(fastifyHelmet, {
     // The API and files are fetched by pages on other origins (widget, landing previews).
@@ -135,6 +156,20 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
+  if (dashboard) {
+    await app.register(fastifyStatic, {
+      root: dashboard,
+      prefix: '/',
+      index: false,
+      wildcard: false,
+      setHeaders(res, path) {
+        res.header('X-Content-Type-Options', 'nosniff');
+        // Vite names assets by content hash: they never change under the same name.
+        if (path.includes(`${sep}assets${sep}`))
+          res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
   await app.register(fastifyStatic, {
     root: deps.storage.root,
     prefix: '/files/',

@@ -60,6 +60,21 @@ export const authRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
   });
 
   app.get(
+    '/api/auth-config',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Sign-in methods on offer',
+        description:
+          'Whether Google sign-in is configured (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET); the login screen hides the button otherwise.',
+        tags: ['owner'],
+        response: { 200: z.object({ google: z.boolean() }) },
+      },
+    },
+    async () => ({ google: deps.googleSignIn }),
+  );
+
+  app.get(
     '/api/me',
     {
       config: { owner: { self: true } },

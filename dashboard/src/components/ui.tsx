@@ -1,0 +1,110 @@
+/** Small building blocks of the dashboard's forms: layout, fields, buttons, alerts. */
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LanguageSelector } from './LanguageSelector.tsx';
+
+/** The centred card of the sign-in screens, with the brand and the language selector. */
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle?: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <header className="flex items-center justify-between px-4 py-3 sm:px-8">
+        <a href="/login" className="flex items-center gap-2 font-semibold text-brand-800">
+          <Logo />
+          <span className="text-lg">{t('app.name')}</span>
+        </a>
+        <LanguageSelector />
+      </header>
+      <main className="flex flex-1 items-start justify-center px-4 pb-12 pt-4 sm:items-center sm:pt-0">
+        <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+          {subtitle ? <p className="mt-1 text-sm text-slate-600">{subtitle}</p> : null}
+          <div className="mt-6">{children}</div>
+        </div>
+      </main>
+      <footer className="px-4 pb-6 text-center text-xs text-slate-500">{t('app.tagline')}</footer>
+    </div>
+  );
+}
+
+/** The Charla mark. */
+export function Logo() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8">
+      <rect width="32" height="32" rx="8" className="fill-brand-700" />
+      <path d="M8 10h16v9H14l-5 4v-4H8z" fill="white" />
+    </svg>
+  );
+}
+
+/** A labelled input. */
+export function Field({
+  label,
+  hint,
+  ...input
+}: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <input
+        id={id}
+        className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        {...input}
+      />
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The main action of a form. */
+export function Button({
+  variant = 'primary',
+  className = '',
+  ...props
+}: { variant?: 'primary' | 'secondary' } & ButtonHTMLAttributes<HTMLButtonElement>) {
+  const style =
+    variant === 'primary'
+      ? 'bg-brand-700 text-white hover:bg-brand-800 disabled:bg-slate-400'
+      : 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400';
+  return (
+    <button
+      type="button"
+      className={`inline-flex w-full items-center justify-center gap-2 rounded-lg px-4 py-2.5 text-sm font-semibold transition-colors disabled:cursor-not-allowed ${style} ${className}`}
+      {...props}
+    />
+  );
+}
+
+/** A message box; `role` alert for errors so screen readers announce them. */
+export function Alert({ tone, children }: { tone: 'error' | 'info' | 'success'; children: ReactNode }) {
+  const style = {
+    error: 'border-red-200 bg-red-50 text-red-800',
+    info: 'border-sky-200 bg-sky-50 text-sky-900',
+    success: 'border-emerald-200 bg-emerald-50 text-emerald-900',
+  }[tone];
+  return (
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={`rounded-lg border px-3 py-2 text-sm ${style}`}
+    >
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * The dashboard's texts exist in all seven languages (spec 000 §1, 001 §9): every key of the
+ * Spanish source in every locale, no extra keys, the same interpolation placeholders, no empty text.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const dir = new URL('../dashboard/src/i18n/locales/', import.meta.url);
+const load = (code: string) =>
+  JSON.parse(readFileSync(new URL(`${code}.json`, dir), 'utf8')) as Record<string, unknown>;
+
+function leaves(obj: Record<string, unknown>, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(obj)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === 'object')
+      for (const [p, s] of leaves(v as Record<string, unknown>, path)) out.set(p, s);
+    else out.set(path, String(v));
+  }
+  return out;
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+const source = leaves(load('es'));
+
+describe('dashboard locales', () => {
+  it('ships es, en, fr, de, it, ru and hi', () => {
+    const codes = readdirSync(dir)
+      .map((f) => f.replace(/\.json$/, ''))
+      .sort();
+    expect(codes).toEqual(['de', 'en', 'es', 'fr', 'hi', 'it', 'ru']);
+  });
+
+  it.each(['en', 'fr', 'de', 'it', 'ru', 'hi'])(
+    '%s has every Spanish key, the same placeholders and no empty text',
+    (code) => {
+      const texts = leaves(load(code));
+      expect([...texts.keys()].sort()).toEqual([...source.keys()].sort());
+      for (const [key, text] of texts) {
+        expect(text.trim(), `${code}: ${key}`).not.toBe('');
+        expect(placeholders(text), `${code}: ${key}`).toEqual(placeholders(source.get(key)!));
+      }
+    },
+  );
+});
