@@ -87,6 +87,8 @@ describe.skipIf(!existsSync(CHROMIUM) || !DASHBOARD_BUILT)('sign-in screens in C
     await page.waitForURL(`${base}/main`);
     await page.getByRole('heading', { name: '¡Hola, nueva!' }).waitFor();
     expect(await page.getByTestId('days-remaining').textContent()).toBe('30');
+    // A new owner sees no bot, not anyone else's.
+    await page.getByText('Aún no has configurado tu bot.').waitFor();
     await shoot(page, 'main');
 
     await page.getByText('nueva', { exact: true }).click();
@@ -96,11 +98,20 @@ describe.skipIf(!existsSync(CHROMIUM) || !DASHBOARD_BUILT)('sign-in screens in C
     await page.getByLabel('Contraseña').fill('clave-segura-1');
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.waitForURL(`${base}/main`);
+    await page.getByRole('heading', { name: '¡Hola, nueva!' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/main');
     await page.close();
   });
 
   it('sends a signed-out visitor of a guarded page to /login and back there after sign-in', async () => {
-    await app.owner('vuelta@example.com');
+    const owner = await app.owner('vuelta@example.com');
+    const http = await app.http();
+    await http.inject({
+      method: 'POST',
+      url: '/api/save-chatbot',
+      headers: { authorization: `Bearer ${owner.token}` },
+      payload: { business_name: 'Vuelta Bar', business_description: 'Bar de tapas.' },
+    });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${base}/main`);
     await page.waitForURL(/\/login\?redirect=/);
@@ -114,6 +125,9 @@ describe.skipIf(!existsSync(CHROMIUM) || !DASHBOARD_BUILT)('sign-in screens in C
     await page.getByLabel('Contraseña').fill('contraseña-segura');
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.waitForURL(`${base}/main`);
+    // This owner has a bot and sees it.
+    await page.getByTestId('my-bot').getByText('Vuelta Bar').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/main');
     await page.close();
   });
 

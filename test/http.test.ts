@@ -383,6 +383,52 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
     expect(count).toBe(10);
   });
 
+  it('lists a private bot’s files only to its owner', async () => {
+    const hide = await http.inject({
+      method: 'POST',
+      url: '/api/save-chatbot',
+      headers: auth(),
+      payload: {
+        id: botId,
+        business_name: 'El Pato Pepe',
+        business_description: 'Restaurante de arroces en Madrid.',
+        is_public: false,
+      },
+    });
+    expect(hide.statusCode).toBe(200);
+    try {
+      expect(
+        (await http.inject({ method: 'GET', url: `/api/chatbot-files?chatbotId=${botId}` })).statusCode,
+      ).toBe(404);
+      const asOther = await http.inject({
+        method: 'GET',
+        url: `/api/chatbot-files?chatbotId=${botId}`,
+        headers: { authorization: `Bearer ${other.token}` },
+      });
+      expect(asOther.statusCode).toBe(404);
+      const asOwner = await http.inject({
+        method: 'GET',
+        url: `/api/chatbot-files?chatbotId=${botId}`,
+        headers: auth(),
+      });
+      expect(asOwner.statusCode).toBe(200);
+      // The chat itself stays public (spec 000 §7).
+      expect((await send({ userMessage: 'hola' })).statusCode).toBe(200);
+    } finally {
+      await http.inject({
+        method: 'POST',
+        url: '/api/save-chatbot',
+        headers: auth(),
+        payload: {
+          id: botId,
+          business_name: 'El Pato Pepe',
+          business_description: 'Restaurante de arroces en Madrid.',
+          is_public: true,
+        },
+      });
+    }
+  });
+
   it('serves the OpenAPI document and a health check', async () => {
     const docs = await http.inject({ method: 'GET', url: '/api/docs/json' });
     expect(docs.statusCode).toBe(200);

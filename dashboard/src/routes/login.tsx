@@ -66,7 +66,8 @@ function Login() {
       else setError(t('login.errorGeneric'));
       return;
     }
-    await queryClient.invalidateQueries({ queryKey: ['me'] });
+    // The guard of the next page reads the session from the cache: load it fresh first.
+    await queryClient.fetchQuery({ ...meQuery, staleTime: 0 });
     await navigate({ href: safeRedirect(search.redirect) });
   }
 

@@ -28,6 +28,15 @@ function Main() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data: me } = useQuery(meQuery);
+  const bot = useQuery({
+    queryKey: ['my-chatbot'],
+    queryFn: async (): Promise<{ id: string; business_name: string } | null> => {
+      const res = await fetch('/api/my-chatbot');
+      if (res.status === 404) return null;
+      if (!res.ok) throw new Error(`GET /api/my-chatbot ${res.status}`);
+      return (await res.json()) as { id: string; business_name: string };
+    },
+  });
   const [error, setError] = useState<string | null>(null);
   if (!me) return null;
   const localPart = me.email.split('@')[0] || t('main.fallbackName');
@@ -36,6 +45,7 @@ function Main() {
     const { error: failure } = await authClient.signOut();
     if (failure) return setError(t('main.logoutError'));
     queryClient.setQueryData(meQuery.queryKey, null);
+    queryClient.removeQueries({ queryKey: ['my-chatbot'] });
     await navigate({ to: '/login' });
   }
 
@@ -77,6 +87,17 @@ function Main() {
             {me.daysRemaining}
           </span>
         </div>
+        {bot.isSuccess ? (
+          <p className="text-slate-700" data-testid="my-bot">
+            {bot.data ? (
+              <>
+                {t('main.yourBot')}: <strong>{bot.data.business_name}</strong>
+              </>
+            ) : (
+              t('main.noBot')
+            )}
+          </p>
+        ) : null}
         <p className="text-slate-600">{t('main.comingSoon')}</p>
       </main>
     </div>

@@ -61,7 +61,7 @@ function UpdatePassword() {
       return;
     }
     localStorage.removeItem(NEEDS_PASSWORD_UPDATE);
-    await queryClient.invalidateQueries({ queryKey: ['me'] });
+    await queryClient.fetchQuery({ ...meQuery, staleTime: 0 });
     setDone(true);
   }
 

@@ -17,6 +17,7 @@ import {
   MAX_MESSAGE_CHARS,
 } from '../../schemas.ts';
 import { publicFileUrl } from '../../storage/index.ts';
+import { requireOwner } from '../auth.ts';
 import type { HttpDeps } from '../server.ts';
 import { openSse } from '../sse.ts';
 
@@ -196,7 +197,7 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
       schema: {
         summary: 'A bot’s files',
         description:
-          'Spec 000 §7: the files of a bot, newest first, with keyword and file_type, and their public address.',
+          'Spec 000 §7: the files of a bot, newest first, with keyword and file_type, and their public address. Public for a public bot (is_public); a private bot’s list needs its owner’s session, and answers 404 to anyone else.',
         tags: ['chat'],
         querystring: z.object({ chatbotId: z.string().min(1).max(100) }),
         response: {
@@ -221,6 +222,10 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
     async (req) => {
       const loaded = await deps.engine.cache.get(req.query.chatbotId);
       if (!loaded) throw botNotFound();
+      if (!loaded.bot.is_public) {
+        const owner = await requireOwner(req, deps).catch(() => null);
+        if (owner?.id !== loaded.bot.user_id) throw botNotFound();
+      }
       return loaded.files.map((f) => ({
         id: f.id,
         file_name: f.file_name,

@@ -28,8 +28,7 @@ export const Route = createFileRoute('/auth/callback')({
       throw redirect({ to: '/update-password', search: { token: search.token } });
     }
     if (search.error) throw redirect({ to: '/login', search: { msg: 'error-sesion' } });
-    await context.queryClient.invalidateQueries({ queryKey: ['me'] });
-    const me = await context.queryClient.ensureQueryData(meQuery);
+    const me = await context.queryClient.fetchQuery({ ...meQuery, staleTime: 0 });
     if (!me) throw redirect({ to: '/login', search: { msg: 'error-sesion' } });
     if (localStorage.getItem(NEEDS_PASSWORD_UPDATE) === 'true') throw redirect({ to: '/update-password' });
     throw redirect({ href: safeRedirect(search.redirect) });
