@@ -228,13 +228,33 @@ describe.each(DIALECTS)('owner accounts on %s', (kind) => {
   it('changes the password of a signed-in owner who gives the current one', async () => {
     await app.owner('cambio@example.com');
     const b = new Browser(base);
-    expect((await b.fetch('/api/auth/sign-in/email', { method: 'POST', json: { email: 'cambio@example.com', password: 'contraseña-segura' } })).status).toBe(200);
-    const wrong = await b.fetch('/api/auth/change-password', { method: 'POST', json: { currentPassword: 'no-es-esta-1', newPassword: 'otra-clave-22' } });
+    expect(
+      (
+        await b.fetch('/api/auth/sign-in/email', {
+          method: 'POST',
+          json: { email: 'cambio@example.com', password: 'contraseña-segura' },
+        })
+      ).status,
+    ).toBe(200);
+    const wrong = await b.fetch('/api/auth/change-password', {
+      method: 'POST',
+      json: { currentPassword: 'no-es-esta-1', newPassword: 'otra-clave-22' },
+    });
     expect(wrong.status).toBe(400);
-    const ok = await b.fetch('/api/auth/change-password', { method: 'POST', json: { currentPassword: 'contraseña-segura', newPassword: 'otra-clave-22' } });
+    const ok = await b.fetch('/api/auth/change-password', {
+      method: 'POST',
+      json: { currentPassword: 'contraseña-segura', newPassword: 'otra-clave-22' },
+    });
     expect(ok.status).toBe(200);
     const fresh = new Browser(base);
-    expect((await fresh.fetch('/api/auth/sign-in/email', { method: 'POST', json: { email: 'cambio@example.com', password: 'otra-clave-22' } })).status).toBe(200);
+    expect(
+      (
+        await fresh.fetch('/api/auth/sign-in/email', {
+          method: 'POST',
+          json: { email: 'cambio@example.com', password: 'otra-clave-22' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('signs in with Google through a local OpenID Connect server', async () => {

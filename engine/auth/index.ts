@@ -58,7 +58,10 @@ export function createAuth(settings: AuthSettings) {
     telemetry: { enabled: false },
     logger: {
       level: 'warn',
-      log: (level, message, ...args) => log[level]({ args }, `auth: ${message}`),
+      // Without PUBLIC_URL the origin is taken from each request on purpose (a local install, tests
+      // on random ports); better-auth's warning about it is logged at debug level.
+      log: (level, message, ...args) =>
+        log[/Base URL is not set/.test(message) ? 'debug' : level]({ args }, `auth: ${message}`),
     },
     user: {
       modelName: 'owners',
@@ -123,6 +126,8 @@ export function createAuth(settings: AuthSettings) {
     },
     emailVerification: {
       sendOnSignUp: true,
+      // Signing in before confirming sends the link again (the login screen says so).
+      sendOnSignIn: true,
       autoSignInAfterVerification: true,
       async sendVerificationEmail({ user, url }, request) {
         await mailer.send(renderMail('verify', requestLanguage(request?.headers), user.email, url));
