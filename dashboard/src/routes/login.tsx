@@ -57,7 +57,12 @@ function Login() {
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const { error: failure } = await authClient.signIn.email({ email: email.trim(), password });
+    // callbackURL: where the confirmation link sent again to an unconfirmed owner lands.
+    const { error: failure } = await authClient.signIn.email({
+      email: email.trim(),
+      password,
+      callbackURL: '/auth/callback',
+    });
     setBusy(false);
     if (failure) {
       if (failure.status === 403) setError(t('login.errorNotVerified'));
