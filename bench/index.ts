@@ -10,8 +10,9 @@
  *       the scheduled send time).
  * It runs the same two loads against the floor (bench/floor.ts: a bare Fastify route making the
  * same single streamed call to the same LLM server and answering a fixed JSON of the same size)
- * and prints Charla/floor. Last, the cold start of `charla serve` on an existing PGlite data dir:
- * spawn to the first 200 on /healthz, three times, and the median.
+ * and prints Charla/floor. Then the cold start of `charla serve` on an existing PGlite data dir:
+ * spawn to the first 200 on /healthz, three times, and the median; last, the gzipped JavaScript that
+ * the dashboard's /login and /main load first (bench/dashboard.ts).
  *
  * Goals (on Postgres, on a 2-core machine): ≥ 1,000 messages/s and ≥ 40% of the floor's
  * throughput; p99 < 25 ms at 500 messages/s; cold start < 1.5 s. The bench prints the figures
@@ -28,6 +29,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
 import { cpuWindow } from './cpu.ts';
+import { dashboardSizes } from './dashboard.ts';
 import { maxThroughput, steadyRate, type Target } from './load.ts';
 import { type Child, freePort, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
 import { fmtMs, fmtPct, fmtRate, type Measured, mark, report } from './report.ts';
@@ -341,6 +343,13 @@ async function main(): Promise<number> {
   } catch (err) {
     failed = true;
     process.stdout.write(`\nCold start: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+
+  try {
+    process.stdout.write(await dashboardSizes());
+  } catch (err) {
+    failed = true;
+    process.stdout.write(`\nDashboard JS: FAILED — ${(err as Error).stack ?? err}\n`);
   }
 
   if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
