@@ -9,18 +9,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { createApp } from '../cli/app.ts';
 import { upsertOwnerWithPassword } from '../engine/auth/owners.ts';
 import { loadConfig } from '../engine/config.ts';
 import { createLogger } from '../engine/logger.ts';
+import { CHROMIUM_PATH, launchChromium } from '../test/helpers/chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const GOALS: Record<string, number> = { '/login': 150, '/main': 200 };
 
 /** Measures and returns the printed lines. */
 export async function dashboardSizes(): Promise<string> {
-  if (!existsSync(CHROMIUM)) return `\nDashboard JS: skipped (no Chromium at ${CHROMIUM})\n`;
+  if (!existsSync(CHROMIUM_PATH)) return `\nDashboard JS: skipped (no Chromium at ${CHROMIUM_PATH})\n`;
   if (!existsSync(new URL('../dist/dashboard/index.html', import.meta.url)))
     return '\nDashboard JS: skipped (not built: npm run build)\n';
   const dataDir = mkdtempSync(join(tmpdir(), 'charla-bench-dash-'));
@@ -30,19 +29,7 @@ export async function dashboardSizes(): Promise<string> {
       log: createLogger({ level: 'silent' }),
     },
   );
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     await upsertOwnerWithPassword(app.auth, 'bench@example.com', 'bench-password');
     const http = await app.http();

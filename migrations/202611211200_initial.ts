@@ -3,20 +3,11 @@
  * conversation_messages and ialandings, with the spec's column names and defaults
  * (000 §3 and §9, 001 §3): is_public true, idioma English, category Empresa o Profesional.
  */
-import { type Kysely, sql } from 'kysely';
-
-/** Runs each `;`-terminated statement on its own (PGlite's extended protocol takes one at a time). */
-async function run(db: Kysely<unknown>, script: string): Promise<void> {
-  for (const statement of script
-    .split(/;\s*\n/)
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    await sql.raw(statement.replace(/;$/, '')).execute(db);
-  }
-}
+import type { Kysely } from 'kysely';
+import { runScript } from './sql.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await run(
+  await runScript(
     db,
     `
     CREATE TABLE owners (
@@ -135,7 +126,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await run(
+  await runScript(
     db,
     `
     DROP TABLE ialandings;

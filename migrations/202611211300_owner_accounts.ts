@@ -4,19 +4,11 @@
  * models get their tables, all with snake_case columns (engine/auth maps the fields). Also the
  * sign-in failure counters that rate-limit password guessing per account and address.
  */
-import { type Kysely, sql } from 'kysely';
-
-async function run(db: Kysely<unknown>, script: string): Promise<void> {
-  for (const statement of script
-    .split(/;\s*\n/)
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    await sql.raw(statement.replace(/;$/, '')).execute(db);
-  }
-}
+import type { Kysely } from 'kysely';
+import { runScript } from './sql.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await run(
+  await runScript(
     db,
     `
     ALTER TABLE owners ADD COLUMN name text NOT NULL DEFAULT '';
@@ -73,7 +65,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await run(
+  await runScript(
     db,
     `
     DROP TABLE sign_in_failures;

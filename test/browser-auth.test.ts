@@ -8,16 +8,16 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
+import { CHROMIUM_PATH, launchChromium } from './helpers/chromium.ts';
 import { DIALECTS } from './helpers/db.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
 const DASHBOARD_BUILT = existsSync(new URL('../dist/dashboard/index.html', import.meta.url));
 
-describe.skipIf(!existsSync(CHROMIUM) || !DASHBOARD_BUILT).each(DIALECTS)(
+describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(DIALECTS)(
   'sign-in screens in Chromium on %s',
   (kind) => {
     let app: TestApp;
@@ -52,19 +52,7 @@ describe.skipIf(!existsSync(CHROMIUM) || !DASHBOARD_BUILT).each(DIALECTS)(
       const http = await app.http();
       await http.listen({ port: 0, host: '127.0.0.1' });
       base = `http://127.0.0.1:${(http.server.address() as AddressInfo).port}`;
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
     });
     afterAll(async () => {
       await browser?.close();
