@@ -1,5 +1,5 @@
 /**
- * Secrets at rest and signed tokens. The key comes from `CHARLA_SECRET`, or from
+ * Secrets at rest. The key comes from `CHARLA_SECRET`, or from
  * `<dataDir>/secret`, generated (32 random bytes, mode 0600) on first use (DESIGN.md: secrets at rest).
  * Encryption is AES-256-GCM from node:crypto with a random 12-byte IV per value.
  */
@@ -25,14 +25,12 @@ export function resolveSecret(dataDir: string, configured: string | undefined): 
   return secret;
 }
 
-/** Encrypts and signs values and tokens with keys derived from one secret. */
+/** Encrypts values (bot tokens) with a key derived from the instance secret. */
 export class SecretBox {
   private readonly key: Buffer;
-  private readonly macKey: Buffer;
 
   constructor(secret: string) {
     this.key = createHash('sha256').update(`charla:enc:${secret}`).digest();
-    this.macKey = createHash('sha256').update(`charla:mac:${secret}`).digest();
   }
 
   /** Encrypts `plain` to `v1.<iv>.<tag>.<ciphertext>` (base64url parts). */
@@ -57,20 +55,5 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
       'utf8',
     );
-  }
-
-  /** Signs `value` as `<value>.<hmac>` (HMAC-SHA256, base64url). */
-  sign(value: string): string {
-    return `${value}.${createHmac('sha256', this.macKey).update(value).digest('base64url')}`;
-  }
-
-  /** Returns the value of a token made by {@link sign}, or null when the signature does not match. */
-  verify(token: string): string | null {
-    const dot = token.lastIndexOf('.');
-    if (dot <= 0) return null;
-    const value = token.slice(0, dot);
-    const expected = Buffer.from(this.sign(value).slice(dot + 1));
-    const given = Buffer.from(token.slice(dot + 1));
-    return expected.length === given.length && timingSafeEqual(expected, given) ? value : null;
   }
 }
