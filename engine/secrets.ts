@@ -3,14 +3,7 @@
  * `<dataDir>/secret`, generated (32 random bytes, mode 0600) on first use (DESIGN.md: secrets at rest).
  * Encryption is AES-256-GCM from node:crypto with a random 12-byte IV per value.
  */
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  createHmac,
-  randomBytes,
-  timingSafeEqual,
-} from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
