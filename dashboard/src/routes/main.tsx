@@ -1,15 +1,15 @@
 /**
- * `/main` (spec 000 §2): guarded; a visitor without a session goes to /login and comes back after
- * signing in. This first version shows the owner, the days remaining and sign-out; the dashboard
- * issue fills in the cards, the test chat and the rest.
+ * `/main` (spec 000 §2): guarded; the status bar and header (components/AppHeader.tsx), the
+ * greeting (business name, else the e-mail's local part, else "Usuario"), the days remaining, the
+ * four cards, and the floating "configure channel" button. Cards whose screens are not built yet say
+ * so instead of linking nowhere. A pending password recovery goes to /update-password first.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, redirect } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { LanguageSelector } from '../components/LanguageSelector.tsx';
-import { Alert, Button, Logo } from '../components/ui.tsx';
-import { authClient, meQuery, NEEDS_PASSWORD_UPDATE } from '../lib/auth.ts';
+import { AppHeader } from '../components/AppHeader.tsx';
+import { meQuery, NEEDS_PASSWORD_UPDATE } from '../lib/auth.ts';
+import { myChatbotQuery } from '../lib/bot.ts';
 
 export const Route = createFileRoute('/main')({
   beforeLoad: async ({ context, location }) => {
@@ -23,69 +23,43 @@ export const Route = createFileRoute('/main')({
   component: Main,
 });
 
+/** The four cards; `to` is set for screens that exist. */
+const CARDS = [
+  {
+    key: 'configure',
+    to: '/configure',
+    icon: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm7.4-3a7.4 7.4 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7.6 7.6 0 0 0-2-1.2L14.5 3h-5l-.4 2.6a7.6 7.6 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6a7.4 7.4 0 0 0 0 2.4l-2 1.6 2 3.4 2.4-1a7.6 7.6 0 0 0 2 1.2l.4 2.6h5l.4-2.6a7.6 7.6 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2Z',
+  },
+  { key: 'followers', to: undefined, icon: 'M4 5h16v10H9l-5 4V5Z' },
+  {
+    key: 'web',
+    to: undefined,
+    icon: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18Zm-7 9h14M12 3c2.5 2.5 3.5 5.5 3.5 9S14.5 18.5 12 21c-2.5-2.5-3.5-5.5-3.5-9S9.5 5.5 12 3Z',
+  },
+  { key: 'gestion', to: undefined, icon: 'M4 6h16v14H4V6Zm0 4h16M8 3v5M16 3v5' },
+] as const;
+
 function Main() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { data: me } = useQuery(meQuery);
-  const bot = useQuery({
-    queryKey: ['my-chatbot'],
-    queryFn: async (): Promise<{ id: string; business_name: string } | null> => {
-      const res = await fetch('/api/my-chatbot');
-      if (res.status === 404) return null;
-      if (!res.ok) throw new Error(`GET /api/my-chatbot ${res.status}`);
-      return (await res.json()) as { id: string; business_name: string };
-    },
-  });
-  const [error, setError] = useState<string | null>(null);
+  const bot = useQuery(myChatbotQuery);
   if (!me) return null;
-  const localPart = me.email.split('@')[0] || t('main.fallbackName');
-
-  async function logout() {
-    const { error: failure } = await authClient.signOut();
-    if (failure) return setError(t('main.logoutError'));
-    queryClient.setQueryData(meQuery.queryKey, null);
-    queryClient.removeQueries({ queryKey: ['my-chatbot'] });
-    await navigate({ to: '/login' });
-  }
+  const name = bot.data?.business_name || me.email.split('@')[0] || t('main.fallbackName');
 
   return (
-    <div className="min-h-dvh">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-3">
-          <a href="/main" className="flex items-center gap-2 font-semibold text-brand-800">
-            <Logo />
-            <span className="text-lg">{t('app.name')}</span>
-          </a>
-          <div className="flex items-center gap-3">
-            <LanguageSelector />
-            <details className="relative">
-              <summary className="cursor-pointer list-none rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800">
-                {localPart}
-              </summary>
-              <div className="absolute right-0 z-10 mt-2 w-64 space-y-2 rounded-xl border border-slate-200 bg-white p-4 shadow-lg">
-                <p className="truncate text-sm text-slate-700">{me.email}</p>
-                {me.emailVerified ? (
-                  <p className="text-xs font-medium text-emerald-700">{t('main.verified')}</p>
-                ) : null}
-                <Button variant="secondary" onClick={() => void logout()}>
-                  {t('main.logout')}
-                </Button>
-              </div>
-            </details>
-          </div>
-        </div>
-      </header>
+    <div className="min-h-dvh pb-24">
+      <AppHeader />
       <main className="mx-auto max-w-5xl space-y-6 px-4 py-8">
-        {error ? <Alert tone="error">{error}</Alert> : null}
-        <h1 className="text-3xl font-bold tracking-tight">{t('main.greeting', { name: localPart })}</h1>
-        <div className="inline-flex items-baseline gap-2 rounded-xl border border-slate-200 bg-white px-4 py-3">
-          <span className="text-sm text-slate-600">
-            {me.daysRemaining > 0 ? t('main.daysRemaining') : t('main.noDays')}
-          </span>
-          <span className="text-2xl font-semibold text-brand-700" data-testid="days-remaining">
-            {me.daysRemaining}
-          </span>
+        <div className="flex flex-wrap items-end justify-between gap-4">
+          <h1 className="text-3xl font-bold tracking-tight">{t('main.greeting', { name })}</h1>
+          <div className="inline-flex items-baseline gap-2 rounded-xl border border-slate-200 bg-white px-4 py-2">
+            <span className="text-sm text-slate-600">
+              {me.daysRemaining > 0 ? t('main.daysRemaining') : t('main.noDays')}
+            </span>
+            <span className="text-2xl font-semibold text-brand-700" data-testid="days-remaining">
+              {me.daysRemaining}
+            </span>
+          </div>
         </div>
         {bot.isSuccess ? (
           <p className="text-slate-700" data-testid="my-bot">
@@ -98,8 +72,55 @@ function Main() {
             )}
           </p>
         ) : null}
-        <p className="text-slate-600">{t('main.comingSoon')}</p>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {CARDS.map((card) => {
+            const body = (
+              <>
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 24 24"
+                  className="h-7 w-7 fill-none stroke-brand-700"
+                  strokeWidth="1.8"
+                  strokeLinejoin="round"
+                  strokeLinecap="round"
+                >
+                  <path d={card.icon} />
+                </svg>
+                <h2 className="mt-2 text-lg font-semibold">{t(`main.cards.${card.key}.title`)}</h2>
+                <p className="mt-1 text-sm text-slate-600">{t(`main.cards.${card.key}.text`)}</p>
+                <span
+                  className={`mt-3 inline-block text-sm font-semibold ${card.to ? 'text-brand-700' : 'text-slate-400'}`}
+                >
+                  {card.to ? `${t('main.open')} →` : t('main.soon')}
+                </span>
+              </>
+            );
+            return card.to ? (
+              <Link
+                key={card.key}
+                to={card.to}
+                className="block rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-600 hover:shadow"
+              >
+                {body}
+              </Link>
+            ) : (
+              <div
+                key={card.key}
+                aria-disabled="true"
+                className="rounded-2xl border border-dashed border-slate-300 bg-white/60 p-5"
+              >
+                {body}
+              </div>
+            );
+          })}
+        </div>
       </main>
+      <Link
+        to="/configure"
+        className="fixed right-4 bottom-4 inline-flex items-center gap-2 rounded-full bg-brand-700 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-brand-800"
+      >
+        {t('main.configureFab')}
+      </Link>
     </div>
   );
 }

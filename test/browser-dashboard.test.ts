@@ -1,0 +1,102 @@
+/**
+ * The owner dashboard in Chromium: /main's status bar, greeting, cards and floating button, and
+ * /configure: the spec's "Faltan datos" toast, a save with the spec defaults, the success toast, and
+ * the return to /main 500 ms later with the business name in the greeting. Screenshots at 1280 and
+ * 375 px go to test-results/screenshots/.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/app.ts';
+import { CHROMIUM_PATH, launchChromium } from './helpers/chromium.ts';
+
+const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
+const DASHBOARD_BUILT = existsSync(new URL('../dist/dashboard/index.html', import.meta.url));
+
+describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard in Chromium', () => {
+  let app: TestApp;
+  let base: string;
+  let browser: Browser;
+
+  const shoot = async (page: Page, name: string) => {
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
+      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  };
+  const signIn = async (page: Page, email: string) => {
+    await page.goto(`${base}/login`);
+    await page.getByLabel('Correo electrónico').fill(email);
+    await page.getByLabel('Contraseña').fill('contraseña-segura');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForURL(`${base}/main`);
+  };
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    app = await createTestApp('pglite');
+    const http = await app.http();
+    await http.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(http.server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('configures a bot from /main and comes back greeted by the business name', async () => {
+    await app.owner('dueno@example.com');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(8000);
+    await signIn(page, 'dueno@example.com');
+    await page.getByRole('heading', { name: '¡Hola, dueno!' }).waitFor();
+    expect(await page.getByTestId('telegram-status').textContent()).toContain('Telegram no conectado');
+    expect(await page.getByText('Próximamente').count()).toBe(3);
+    await shoot(page, 'main-dashboard');
+
+    await page
+      .getByRole('link', { name: /Configurar canal/ })
+      .first()
+      .click();
+    await page.waitForURL(`${base}/configure`);
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.getByText('Indica el nombre de la empresa y la descripción del bot.').waitFor();
+    await shoot(page, 'configure');
+
+    await page.getByLabel('Nombre del negocio').fill('La Huerta de Ana');
+    await page
+      .getByLabel('Descripción del negocio (comportamiento del bot)')
+      .fill('Frutería ecológica en Sevilla, abierta de lunes a sábado.');
+    await page.getByLabel('Estilo de comunicación').selectOption('formal');
+    await page.getByLabel('Categoría').selectOption('Tienda o Comercio');
+    await page.getByLabel('Idioma preferido del bot').selectOption('Español');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.getByText('El chatbot ha sido configurado correctamente.').waitFor();
+    await page.waitForURL(`${base}/main`);
+    await page.getByRole('heading', { name: '¡Hola, La Huerta de Ana!' }).waitFor();
+
+    const bot = await app.store.db
+      .selectFrom('chatbots')
+      .selectAll()
+      .where('business_name', '=', 'La Huerta de Ana')
+      .executeTakeFirstOrThrow();
+    expect(bot).toMatchObject({
+      chatbot_style: 'formal',
+      category: 'Tienda o Comercio',
+      idioma: 'Español',
+      is_public: true,
+    });
+
+    // Reloading /configure shows the saved values.
+    await page.goto(`${base}/configure`);
+    await page.waitForFunction(
+      `document.querySelector('input[name=business_name]')?.value === 'La Huerta de Ana'`,
+    );
+    expect(await page.getByLabel('Estilo de comunicación').inputValue()).toBe('formal');
+    await page.close();
+  });
+});
