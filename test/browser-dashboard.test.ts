@@ -4,7 +4,7 @@
  * the return to /main 500 ms later with the business name in the greeting. Screenshots at 1280 and
  * 375 px go to test-results/screenshots/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -90,6 +90,36 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
       idioma: 'Español',
       is_public: true,
     });
+
+    // The test chat: the greeting in the bot's language, a streamed reply with the PDF, the diagnostics.
+    const owner = await app.owner('dueno@example.com');
+    const { multipart } = await import('./helpers/multipart.ts');
+    const pdf = readFileSync(new URL('../assets/demo/carta-el-pato-pepe.pdf', import.meta.url));
+    const form = await multipart(
+      { chatbotId: bot.id, keyword: 'precios,catalogo', context: 'Lista de precios de la fruta.' },
+      { field: 'file', name: 'precios.pdf', data: pdf },
+    );
+    const upload = await (await app.http()).inject({
+      method: 'POST',
+      url: '/api/chatbot-files',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': form.contentType },
+      payload: form.body,
+    });
+    expect(upload.statusCode).toBe(201);
+    await page.goto(`${base}/main`);
+    await page.getByRole('button', { name: 'Probar el chatbot' }).click();
+    const chat = page.getByRole('region', { name: 'Chat de La Huerta de Ana' });
+    await chat.getByText('¡Hola! Soy el asistente de La Huerta de Ana. ¿En qué puedo ayudarte?').waitFor();
+    await chat.getByLabel('Ver Empática').check();
+    const box = chat.getByLabel('Escribe tu mensaje...');
+    await box.fill('   ');
+    await box.press('Enter');
+    expect(await chat.getByText('Tú').count()).toBe(0);
+    await box.fill('¿Me pasas los precios?');
+    await box.press('Enter');
+    await chat.getByRole('link', { name: /precios\.pdf/ }).waitFor();
+    await chat.getByTestId('diagnostics').getByText('Archivos enviados: precios.pdf').waitFor();
+    await shoot(page, 'test-chat');
 
     // Reloading /configure shows the saved values.
     await page.goto(`${base}/configure`);

@@ -1,13 +1,14 @@
 /**
  * `/main` (spec 000 §2): guarded; the status bar and header (components/AppHeader.tsx), the
  * greeting (business name, else the e-mail's local part, else "Usuario"), the days remaining, the
- * four cards, and the floating "configure channel" button. Cards whose screens are not built yet say
+ * four cards, and the floating buttons: "configure channel" and the test chat (components/TestChat.tsx). Cards whose screens are not built yet say
  * so instead of linking nowhere. A pending password recovery goes to /update-password first.
  */
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, redirect } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { AppHeader } from '../components/AppHeader.tsx';
+import { TestChat } from '../components/TestChat.tsx';
 import { meQuery, NEEDS_PASSWORD_UPDATE } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 
@@ -121,6 +122,7 @@ function Main() {
       >
         {t('main.configureFab')}
       </Link>
+      {bot.isSuccess ? <TestChat chatbotId={bot.data?.id ?? null} /> : null}
     </div>
   );
 }

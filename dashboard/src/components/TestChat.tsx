@@ -1,0 +1,335 @@
+/**
+ * The test chat (spec 000 §2, §4, §8): a floating panel "Chat de {business}" where the owner talks
+ * to their own bot through the same API followers use. Replies stream as they are written
+ * (Server-Sent Events); files show inline (image, PDF link, audio and video players); a LIST offer
+ * is kept and sent back so the owner can pick by number; "Ver Empática" shows the diagnostic panel
+ * (state, alerts, recommendation, files offered and sent, the last 5 messages). Enter sends,
+ * Shift+Enter adds a line; an empty message is ignored and the input waits while a reply is pending.
+ * Panel height: 500 px, 600 px with diagnostics, 315 px on mobile (spec 000 §2).
+ */
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Attachment, ContenedorEmpatico, FileRef } from '../../../engine/schemas.ts';
+
+interface ChatMessage {
+  text: string;
+  isBot: boolean;
+  attachment?: Attachment | null;
+  error?: boolean;
+}
+
+interface Reply {
+  reply: string;
+  attachment: Attachment | null;
+  archivosEnviados: string[];
+  contenedorEmpatico: Partial<ContenedorEmpatico> & { archivos: ContenedorEmpatico['archivos'] };
+  offline: boolean;
+}
+
+/** Reads a text/event-stream response, calling `onEvent` for each event. */
+async function readEvents(res: Response, onEvent: (event: string, data: unknown) => void): Promise<void> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end = buffer.indexOf('\n\n');
+    while (end >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (data) onEvent(event, JSON.parse(data));
+      end = buffer.indexOf('\n\n');
+    }
+  }
+}
+
+/** The floating button and the panel. `chatbotId` is the owner's bot, or null when there is none. */
+export function TestChat({ chatbotId }: { chatbotId: string | null }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [business, setBusiness] = useState('');
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [input, setInput] = useState('');
+  const [pending, setPending] = useState(false);
+  const [streaming, setStreaming] = useState('');
+  const [debug, setDebug] = useState(false);
+  const [container, setContainer] = useState<Reply['contenedorEmpatico'] | null>(null);
+  const [offered, setOffered] = useState<FileRef[]>([]);
+  const [sent, setSent] = useState<string[]>([]);
+  const [offline, setOffline] = useState(false);
+  const listRef = useRef<HTMLDivElement>(null);
+
+  const say = useCallback(
+    (text: string, error = false) => setMessages((m) => [...m, { text, isBot: true, error }]),
+    [],
+  );
+
+  // Opening loads the bot's configuration (spec 000 §4) and shows its greeting.
+  useEffect(() => {
+    if (!open) return;
+    setMessages([]);
+    setContainer(null);
+    setOffered([]);
+    setSent([]);
+    if (!chatbotId) {
+      say(t('chat.errors.noBot'), true);
+      return;
+    }
+    let cancelled = false;
+    fetch(`/api/chatbot-config/${encodeURIComponent(chatbotId)}`)
+      .then(async (res) => {
+        if (cancelled) return;
+        if (res.status === 404) {
+          localStorage.removeItem('chatbotId');
+          return say(t('chat.errors.notFound'), true);
+        }
+        if (!res.ok) return say(t('chat.errors.config'), true);
+        const config = (await res.json()) as { id?: string; business_name?: string; greeting: string };
+        if (!config.id) return say(t('chat.errors.missingId'), true);
+        if (!config.business_name) return say(t('chat.errors.invalid'), true);
+        setBusiness(config.business_name);
+        say(config.greeting);
+      })
+      .catch(() => !cancelled && say(t('chat.errors.network'), true));
+    return () => {
+      cancelled = true;
+    };
+  }, [open, chatbotId, t, say]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the bottom whenever the list grows
+  useEffect(() => {
+    listRef.current?.scrollTo({ top: listRef.current.scrollHeight });
+  }, [messages, streaming]);
+
+  async function send() {
+    const text = input.trim();
+    if (!text || pending || !chatbotId) return;
+    const history = messages
+      .filter((m) => !m.error)
+      .map((m) => ({ role: m.isBot ? 'assistant' : 'user', content: m.text }));
+    setMessages((m) => [...m, { text, isBot: false }]);
+    setInput('');
+    setPending(true);
+    setStreaming('');
+    try {
+      const res = await fetch(
+        `/api/chatbot-message/${encodeURIComponent(chatbotId)}${debug ? '?debug=1' : ''}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+          body: JSON.stringify({
+            userMessage: text,
+            messageHistory: history.slice(-20),
+            archivosMostrados: offered,
+            archivosEnviados: sent,
+            channel: 'test',
+          }),
+        },
+      );
+      if (!res.ok) {
+        say(res.status === 404 ? t('chat.errors.notFound') : t('chat.errors.message'), true);
+        return;
+      }
+      let final: Reply | null = null;
+      let failed = false;
+      await readEvents(res, (event, data) => {
+        if (event === 'token') setStreaming((s) => s + (data as { text: string }).text);
+        else if (event === 'done') final = data as Reply;
+        else if (event === 'error') failed = true;
+      });
+      const reply = final as Reply | null;
+      if (failed || !reply) {
+        say(t('chat.errors.message'), true);
+        return;
+      }
+      setMessages((m) => [...m, { text: reply.reply, isBot: true, attachment: reply.attachment }]);
+      setSent(reply.archivosEnviados);
+      const { archivos } = reply.contenedorEmpatico;
+      setOffered(archivos.action === 'LIST' ? archivos.lista : []);
+      setContainer(reply.contenedorEmpatico);
+      setOffline(reply.offline);
+    } catch {
+      say(t('chat.errors.network'), true);
+    } finally {
+      setStreaming('');
+      setPending(false);
+    }
+  }
+
+  function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      void send();
+    }
+  }
+
+  if (!open) {
+    return (
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="fixed bottom-4 left-4 inline-flex items-center gap-2 rounded-full bg-slate-900 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-slate-800"
+      >
+        {t('chat.open')}
+      </button>
+    );
+  }
+
+  return (
+    <section
+      aria-label={t('chat.title', { business })}
+      className={`fixed inset-x-2 bottom-2 z-30 flex h-[315px] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-2xl sm:inset-x-auto sm:right-4 sm:bottom-4 sm:w-[420px] ${debug ? 'sm:h-[600px]' : 'sm:h-[500px]'}`}
+    >
+      <header className="flex items-center justify-between gap-2 bg-brand-700 px-4 py-2.5 text-white">
+        <h2 className="truncate text-sm font-semibold">{t('chat.title', { business })}</h2>
+        <div className="flex items-center gap-3">
+          <label className="flex items-center gap-1.5 text-xs">
+            <input
+              type="checkbox"
+              checked={debug}
+              onChange={(e) => setDebug(e.target.checked)}
+              className="accent-white"
+            />
+            {t('chat.empathy')}
+          </label>
+          <button
+            type="button"
+            aria-label={t('chat.close')}
+            onClick={() => setOpen(false)}
+            className="rounded px-1 text-lg leading-none hover:bg-brand-800"
+          >
+            ×
+          </button>
+        </div>
+      </header>
+      {debug ? <Diagnostics container={container} offline={offline} /> : null}
+      <div ref={listRef} className="flex-1 space-y-2 overflow-y-auto bg-slate-50 p-3" aria-live="polite">
+        {messages.map((m, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: messages are append-only
+          <Bubble key={i} message={m} />
+        ))}
+        {pending ? (
+          streaming ? (
+            <Bubble message={{ text: streaming, isBot: true }} />
+          ) : (
+            <p className="text-xs text-slate-500" role="status">
+              {t('chat.typing')}
+            </p>
+          )
+        ) : null}
+      </div>
+      <div className="flex items-end gap-2 border-t border-slate-200 p-2">
+        <textarea
+          aria-label={t('chat.placeholder')}
+          placeholder={t('chat.placeholder')}
+          rows={1}
+          value={input}
+          disabled={pending}
+          onChange={(e) => setInput(e.target.value)}
+          onKeyDown={onKey}
+          className="max-h-24 min-h-10 flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none disabled:bg-slate-100"
+        />
+        <button
+          type="button"
+          onClick={() => void send()}
+          disabled={pending || !input.trim()}
+          className="rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white disabled:bg-slate-300"
+        >
+          {t('chat.send')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function Bubble({ message }: { message: ChatMessage }) {
+  const { t } = useTranslation();
+  const a = message.attachment;
+  return (
+    <div className={`flex ${message.isBot ? 'justify-start' : 'justify-end'}`}>
+      <div
+        className={`max-w-[85%] space-y-2 rounded-2xl px-3 py-2 text-sm whitespace-pre-wrap ${
+          message.error
+            ? 'bg-red-50 text-red-800'
+            : message.isBot
+              ? 'bg-white text-slate-900 shadow-sm'
+              : 'bg-brand-700 text-white'
+        }`}
+      >
+        <p>{message.text}</p>
+        {a?.type === 'image' ? <img src={a.url} alt={a.name} className="max-h-48 rounded-lg" /> : null}
+        {a?.type === 'pdf' ? (
+          <a
+            href={a.url}
+            target="_blank"
+            rel="noopener"
+            className="flex items-center gap-2 rounded-lg border border-slate-200 px-2 py-1.5 font-medium text-brand-700 hover:bg-brand-50"
+          >
+            📄 {a.name}
+            <span className="sr-only">{t('chat.openFile')}</span>
+          </a>
+        ) : null}
+        {a?.type === 'audio' ? (
+          // biome-ignore lint/a11y/useMediaCaption: owner-uploaded audio has no captions
+          <audio controls src={a.url} className="w-56" />
+        ) : null}
+        {a?.type === 'video' ? (
+          // biome-ignore lint/a11y/useMediaCaption: owner-uploaded video has no captions
+          <video controls src={a.url} className="max-h-48 rounded-lg" />
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function Diagnostics({
+  container,
+  offline,
+}: {
+  container: Reply['contenedorEmpatico'] | null;
+  offline: boolean;
+}) {
+  const { t } = useTranslation();
+  const a = container?.analisisInterno;
+  const names = (list: FileRef[] | undefined) =>
+    list?.length ? list.map((f) => f.file_name).join(', ') : t('chat.none');
+  const sentNames = a ? a.archivosDisponibles.filter((f) => a.archivosEnviados.includes(f.id)) : [];
+  return (
+    <div
+      className="max-h-44 space-y-1 overflow-y-auto border-b border-slate-200 bg-amber-50 px-4 py-2 text-xs text-slate-800"
+      data-testid="diagnostics"
+    >
+      <p className="font-semibold">{t('chat.diagnostics')}</p>
+      {offline ? <p className="text-amber-800">{t('chat.offline')}</p> : null}
+      <p>
+        {t('chat.state')}: <strong>{container?.estadoEmpatico?.estado ?? '—'}</strong>
+        {container?.estadoEmpatico ? ` (${t('chat.score')} ${container.estadoEmpatico.puntuacion})` : ''}
+      </p>
+      <p>
+        {t('chat.alerts')}: {a?.alertas.length ? a.alertas.join(' · ') : t('chat.none')}
+      </p>
+      <p>
+        {t('chat.recommendation')}: {a?.recomendacionAsistente ?? '—'}
+      </p>
+      <p>
+        {t('chat.offered')}: {names(container?.archivos.action === 'LIST' ? container.archivos.lista : [])}
+      </p>
+      <p>
+        {t('chat.sent')}: {names(sentNames)}
+      </p>
+      <p>{t('chat.history')}:</p>
+      <ol className="list-decimal pl-5">
+        {(container?.historialReciente ?? []).map((h, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a fixed, ordered list
+          <li key={i}>
+            <span className="font-medium">{h.role === 'user' ? t('chat.you') : '🤖'}</span>: {h.content}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
