@@ -121,6 +121,46 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     await chat.getByTestId('diagnostics').getByText('Archivos enviados: precios.pdf').waitFor();
     await shoot(page, 'test-chat');
 
+    // Attached files: upload a real PDF from the file chooser, the edit modal opens, keywords are cleaned.
+    await page.goto(`${base}/configure`);
+    await page.getByRole('heading', { name: 'Archivos adjuntos' }).waitFor();
+    await page
+      .getByLabel('Añadir archivo')
+      .setInputFiles({ name: 'Carta de temporada.pdf', mimeType: 'application/pdf', buffer: pdf });
+    const modal = page.getByRole('dialog');
+    await modal.waitFor();
+    const saveFile = modal.getByRole('button', { name: 'Guardar' });
+    expect(await saveFile.isDisabled()).toBe(true);
+    await modal.getByLabel('Palabra clave').fill('"Temporada", fruta');
+    expect(await modal.getByLabel('Palabra clave').inputValue()).toBe('Temporada,fruta');
+    expect(await saveFile.isDisabled()).toBe(true);
+    await modal.getByLabel('Descripción').fill('La fruta de temporada de este mes.');
+    await saveFile.click();
+    await modal.waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'temporada,fruta' }).waitFor();
+    // A file left without keywords is flagged, with the count.
+    await page.getByLabel('Añadir archivo').setInputFiles({
+      name: 'foto.jpg',
+      mimeType: 'image/jpeg',
+      buffer: readFileSync(new URL('../assets/demo/local-el-pato-pepe.jpg', import.meta.url)),
+    });
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();
+    await page.getByText('Archivos sin palabra clave: 1.', { exact: false }).waitFor();
+    // A format the spec does not allow is refused before uploading.
+    await page
+      .getByLabel('Añadir archivo')
+      .setInputFiles({ name: 'virus.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
+    await page.getByText('El formato del archivo virus.exe no está permitido.').waitFor();
+    await shoot(page, 'configure-files');
+    // Delete after confirming.
+    page.once('dialog', (d) => void d.accept());
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: 'foto.jpg' })
+      .getByRole('button', { name: 'Eliminar' })
+      .click();
+    await page.getByRole('listitem').filter({ hasText: 'foto.jpg' }).waitFor({ state: 'detached' });
+
     // Reloading /configure shows the saved values.
     await page.goto(`${base}/configure`);
     await page.waitForFunction(

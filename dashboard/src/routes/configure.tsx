@@ -3,7 +3,8 @@
  * expectations) and advanced configuration (category shown with its emoji and stored without it,
  * preferred language, public, web search, reservations). Saving needs name and description ("Faltan
  * datos"); after a save the success toast shows, the "next step" button appears, and the owner goes
- * to /main after 500 ms. Toasts here close after 2 s (spec 000 §9).
+ * to /main after 500 ms. Toasts here close after 2 s (spec 000 §9). Below, the attached files
+ * (components/FilesManager.tsx) once the bot exists.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router';
@@ -19,6 +20,7 @@ import {
   STYLES,
 } from '../../../engine/schemas.ts';
 import { AppHeader } from '../components/AppHeader.tsx';
+import { FilesManager } from '../components/FilesManager.tsx';
 import { Alert, Button, Field } from '../components/ui.tsx';
 import { meQuery } from '../lib/auth.ts';
 import { type MyChatbot, myChatbotQuery } from '../lib/bot.ts';
@@ -260,6 +262,15 @@ function Configure() {
             ) : null}
           </div>
         </form>
+        <div className="mt-6">
+          {bot.data ? (
+            <FilesManager chatbotId={bot.data.id} />
+          ) : bot.isSuccess ? (
+            <p className="rounded-2xl border border-dashed border-slate-300 p-5 text-sm text-slate-600">
+              {t('files.saveFirst')}
+            </p>
+          ) : null}
+        </div>
       </main>
     </div>
   );
