@@ -8,6 +8,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Kysely } from 'kysely';
 import { AppError, botNotFound } from './errors.ts';
 import { normalizeKeywords } from './matching/index.ts';
+import { toOgg, toWebm } from './media.ts';
 import { ALLOWED_EXTENSIONS, FILE_LIMITS, type FileType } from './schemas.ts';
 import { normalizeFileName, type Storage, storageKey } from './storage/index.ts';
 import type { ChatbotFile, Database } from './store/database.ts';
@@ -85,6 +86,49 @@ export interface NewUpload {
   purpose?: string | null;
   /** Set when the bytes are a video converted elsewhere (spec 000 §3). */
   video?: { duration: number; width: number; height: number; codec: string } | null;
+  /** Convert audio to OGG and video to WebM (default true). */
+  convert?: boolean;
+  /** Video conversion limit, ms (default 30,000, spec 000 §9). */
+  videoTimeoutMs?: number;
+  /** Called when a conversion fails and the original is kept. */
+  onConversionError?: (err: unknown) => void;
+}
+
+/** Audio formats converted to OGG/Opus on upload (spec 000 §7: mp3, wav, aac and m4a). */
+const AUDIO_TO_OGG = new Set(['mp3', 'wav', 'aac', 'm4a']);
+
+/**
+ * Converts audio to OGG/Opus and video to WebM (engine/media.ts) so every channel can play the
+ * file. A failed audio or video conversion keeps the original (spec 000 §7); a video that takes
+ * longer than 30 s is refused with the spec's text.
+ */
+async function convertForChannels(
+  format: DetectedFormat,
+  upload: NewUpload,
+): Promise<{ format: DetectedFormat; data: Uint8Array; video: NewUpload['video'] }> {
+  if (upload.convert === false) return { format, data: upload.data, video: upload.video ?? null };
+  try {
+    if (format.fileType === 'audio' && AUDIO_TO_OGG.has(format.ext)) {
+      const out = await toOgg(upload.data, format.ext);
+      return {
+        format: { fileType: 'audio', mime: 'audio/ogg', ext: 'ogg', aliases: ['oga', 'opus'] },
+        data: out.data,
+        video: null,
+      };
+    }
+    if (format.fileType === 'video' && format.ext !== 'webm') {
+      const out = await toWebm(upload.data, format.ext, upload.videoTimeoutMs);
+      return {
+        format: { fileType: 'video', mime: 'video/webm', ext: 'webm', aliases: [] },
+        data: out.data,
+        video: out.video ?? null,
+      };
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    upload.onConversionError?.(err);
+  }
+  return { format, data: upload.data, video: upload.video ?? null };
 }
 
 /**
@@ -101,8 +145,9 @@ export async function addFile(
   const shownName = upload.originalName || 'archivo';
   if (upload.data.byteLength > FILE_LIMITS.maxFileBytes)
     throw new AppError('PAYLOAD_TOO_LARGE', FILE_MESSAGES.tooBig(shownName));
-  const format = await detectFormat(upload.data);
-  if (!format) throw new AppError('UNSUPPORTED_MEDIA_TYPE', FILE_MESSAGES.badFormat(shownName));
+  const detected = await detectFormat(upload.data);
+  if (!detected) throw new AppError('UNSUPPORTED_MEDIA_TYPE', FILE_MESSAGES.badFormat(shownName));
+  const { format, data, video } = await convertForChannels(detected, upload);
   const fileName = normalizeFileName(shownName, format.ext, format.aliases);
   const key = storageKey(upload.ownerId, fileName);
   let written = false;
@@ -114,9 +159,9 @@ export async function addFile(
       const usage = await fileUsage(trx, bot.id);
       if (usage.count >= FILE_LIMITS.maxFilesPerBot)
         throw new AppError('LIMIT_REACHED', FILE_MESSAGES.tooMany);
-      if (usage.bytes + upload.data.byteLength > FILE_LIMITS.maxBotBytes)
+      if (usage.bytes + data.byteLength > FILE_LIMITS.maxBotBytes)
         throw new AppError('LIMIT_REACHED', FILE_MESSAGES.botFull);
-      await storage.put(key, upload.data);
+      await storage.put(key, data);
       written = true;
       return insertFile(trx, {
         user_id: upload.ownerId,
@@ -128,11 +173,11 @@ export async function addFile(
         keyword: normalizeKeywords(upload.keyword ?? ''),
         context: (upload.context ?? '').trim(),
         mime_type: format.mime,
-        size_bytes: upload.data.byteLength,
-        video_duration: upload.video?.duration ?? null,
-        video_width: upload.video?.width ?? null,
-        video_height: upload.video?.height ?? null,
-        video_codec: upload.video?.codec ?? null,
+        size_bytes: data.byteLength,
+        video_duration: video?.duration ?? null,
+        video_width: video?.width ?? null,
+        video_height: video?.height ?? null,
+        video_codec: video?.codec ?? null,
       });
     });
   } catch (err) {

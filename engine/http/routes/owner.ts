@@ -290,6 +290,8 @@ export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) =>
         ...(fields.keyword !== undefined ? { keyword: fields.keyword } : {}),
         ...(fields.context !== undefined ? { context: fields.context } : {}),
         purpose: fields.file_purpose ?? null,
+        onConversionError: (err) =>
+          req.log.warn({ err, file: file!.name }, 'conversion failed; the original is stored'),
       });
       deps.engine.cache.invalidate(row.chatbot_id);
       return reply.code(201).send(fileView(row));

@@ -1,0 +1,139 @@
+/**
+ * Audio and video conversion for attached files (spec 000 §3, §7, §9; DESIGN.md): mp3, wav, aac and
+ * m4a become OGG/Opus (what Telegram plays as a voice note and every browser plays), and videos
+ * other than WebM become WebM (VP9 + Opus), within 30 s. ffmpeg through fluent-ffmpeg: FFMPEG_PATH
+ * when set, else the system's `ffmpeg`, else the binary of @ffmpeg-installer/ffmpeg.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ffmpeg from 'fluent-ffmpeg';
+import { AppError } from './errors.ts';
+
+/** Spec 000 §9: the video conversion time limit, ms. */
+export const VIDEO_TIMEOUT_MS = 30_000;
+/** Spec 000 §8. */
+export const VIDEO_TOO_LONG =
+  'La conversión de video tardó demasiado (más de 30 segundos). Intenta con un video más corto.';
+
+let binary: string | undefined;
+
+/** The ffmpeg binary in use (resolved once). */
+export function ffmpegPath(): string {
+  if (binary) return binary;
+  const candidates = [process.env.FFMPEG_PATH, 'ffmpeg'].filter((c): c is string => Boolean(c));
+  for (const candidate of candidates) {
+    try {
+      execFileSync(candidate, ['-version'], { stdio: 'ignore' });
+      binary = candidate;
+      return binary;
+    } catch {
+      // try the next
+    }
+  }
+  const require = createRequire(import.meta.url);
+  binary = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+  return binary;
+}
+
+/** What a conversion produced. */
+export interface Converted {
+  data: Buffer;
+  /** File extension of the result. */
+  ext: 'ogg' | 'webm';
+  video?: { duration: number; width: number; height: number; codec: string };
+}
+
+async function run(
+  input: Uint8Array,
+  inExt: string,
+  outExt: 'ogg' | 'webm',
+  build: (cmd: ffmpeg.FfmpegCommand) => ffmpeg.FfmpegCommand,
+  timeoutMs: number,
+): Promise<{ data: Buffer; codecData: { duration?: string; video_details?: string[] } }> {
+  const dir = await mkdtemp(join(tmpdir(), 'charla-media-'));
+  try {
+    const src = join(dir, `in.${inExt}`);
+    const dst = join(dir, `out.${outExt}`);
+    await writeFile(src, input);
+    let codecData: { duration?: string; video_details?: string[] } = {};
+    await new Promise<void>((resolve, reject) => {
+      const cmd = build(ffmpeg(src).setFfmpegPath(ffmpegPath()))
+        .on('codecData', (d: typeof codecData) => {
+          codecData = d;
+        })
+        .on('error', (err: Error) => reject(err))
+        .on('end', () => resolve());
+      const timer = setTimeout(() => {
+        cmd.kill('SIGKILL');
+        reject(new AppError('PAYLOAD_TOO_LARGE', VIDEO_TOO_LONG));
+      }, timeoutMs);
+      cmd.on('end', () => clearTimeout(timer)).on('error', () => clearTimeout(timer));
+      cmd.save(dst);
+    });
+    return { data: await readFile(dst), codecData };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Converts an audio file to OGG/Opus, mono 48 kHz at 48 kb/s. */
+export async function toOgg(input: Uint8Array, inExt: string): Promise<Converted> {
+  const { data } = await run(
+    input,
+    inExt,
+    'ogg',
+    (c) =>
+      c
+        .noVideo()
+        .audioCodec('libopus')
+        .audioBitrate('48k')
+        .audioChannels(1)
+        .audioFrequency(48000)
+        .format('ogg'),
+    VIDEO_TIMEOUT_MS,
+  );
+  return { data, ext: 'ogg' };
+}
+
+/** "00:00:10.04" → 10.04 seconds. */
+function seconds(duration: string | undefined): number {
+  const m = duration?.match(/(\d+):(\d+):(\d+(?:\.\d+)?)/);
+  return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : 0;
+}
+
+/**
+ * Converts a video to WebM (VP9 + Opus) within `timeoutMs` (spec 000 §9: 30 s).
+ * @throws AppError with the spec's "tardó demasiado" text when it takes longer.
+ */
+export async function toWebm(
+  input: Uint8Array,
+  inExt: string,
+  timeoutMs = VIDEO_TIMEOUT_MS,
+): Promise<Converted> {
+  const { data, codecData } = await run(
+    input,
+    inExt,
+    'webm',
+    (c) =>
+      c
+        .videoCodec('libvpx-vp9')
+        .audioCodec('libopus')
+        .outputOptions(['-b:v 1M', '-deadline realtime', '-cpu-used 8', '-row-mt 1'])
+        .format('webm'),
+    timeoutMs,
+  );
+  const size = codecData.video_details?.map((d) => d.match(/^(\d{2,5})x(\d{2,5})/)).find(Boolean);
+  return {
+    data,
+    ext: 'webm',
+    video: {
+      duration: seconds(codecData.duration),
+      width: Number(size?.[1] ?? 0),
+      height: Number(size?.[2] ?? 0),
+      codec: 'vp9',
+    },
+  };
+}
