@@ -159,6 +159,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           storage,
           auth,
           googleSignIn: Boolean(config.google),
+          listen: (channel, onPayload) => store.listen(channel, onPayload),
           signInLimiter: new SignInLimiter(store.db),
           registry,
           log,

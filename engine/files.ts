@@ -18,6 +18,7 @@ import {
   fileUsage,
   insertFile,
   lockChatbotRow,
+  notifyFileChange,
   updateOwnedFile,
 } from './store/queries/files.ts';
 
@@ -152,7 +153,7 @@ export async function addFile(
   const key = storageKey(upload.ownerId, fileName);
   let written = false;
   try {
-    return await db.transaction().execute(async (trx) => {
+    const row = await db.transaction().execute(async (trx) => {
       const bot = await findOwnedChatbot(trx, upload.ownerId, upload.chatbotId);
       if (!bot) throw botNotFound();
       await lockChatbotRow(trx, bot.id);
@@ -180,6 +181,8 @@ export async function addFile(
         video_codec: video?.codec ?? null,
       });
     });
+    await notifyFileChange(db, { chatbotId: row.chatbot_id, op: 'insert', fileId: row.id });
+    return row;
   } catch (err) {
     if (written) await storage.remove(key).catch(() => {});
     throw err;
@@ -201,6 +204,7 @@ export async function updateFileKeywords(
   if (!keyword || !context) throw new AppError('BAD_REQUEST', FILE_MESSAGES.required);
   const row = await updateOwnedFile(db, ownerId, fileId, { keyword, context });
   if (!row) throw new AppError('NOT_FOUND', FILE_MESSAGES.updateFailed);
+  await notifyFileChange(db, { chatbotId: row.chatbot_id, op: 'update', fileId: row.id });
   return row;
 }
 
@@ -217,6 +221,7 @@ export async function removeFile(
 ): Promise<ChatbotFile> {
   const row = await deleteOwnedFile(db, ownerId, fileId);
   if (!row) throw new AppError('NOT_FOUND', FILE_MESSAGES.deleteFailed);
+  await notifyFileChange(db, { chatbotId: row.chatbot_id, op: 'delete', fileId: row.id });
   if (!/^https?:\/\//i.test(row.file_url))
     await storage.remove(row.file_url).catch((err) => onStorageError?.(err));
   return row;

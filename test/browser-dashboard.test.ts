@@ -50,7 +50,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
 
   it('configures a bot from /main and comes back greeted by the business name', async () => {
     await app.owner('dueno@example.com');
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
     page.setDefaultTimeout(8000);
     await signIn(page, 'dueno@example.com');
     await page.getByRole('heading', { name: '¡Hola, dueno!' }).waitFor();
@@ -152,6 +153,20 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
       .setInputFiles({ name: 'virus.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
     await page.getByText('El formato del archivo virus.exe no está permitido.').waitFor();
     await shoot(page, 'configure-files');
+    // A second tab sees an upload, an edit and a delete live, without reloading.
+    const second = await context.newPage();
+    second.setDefaultTimeout(8000);
+    await second.goto(`${base}/configure`);
+    await second.getByRole('listitem').filter({ hasText: 'foto.jpg' }).waitFor();
+    await page.getByLabel('Añadir archivo').setInputFiles({
+      name: 'saludo.ogg',
+      mimeType: 'audio/ogg',
+      buffer: readFileSync(new URL('../assets/demo/saludo-el-pato-pepe.ogg', import.meta.url)),
+    });
+    await page.getByRole('dialog').getByLabel('Palabra clave').fill('hola');
+    await page.getByRole('dialog').getByLabel('Descripción').fill('Un saludo.');
+    await page.getByRole('dialog').getByRole('button', { name: 'Guardar' }).click();
+    await second.getByRole('cell', { name: 'hola' }).waitFor();
     // Delete after confirming.
     page.once('dialog', (d) => void d.accept());
     await page
@@ -160,6 +175,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
       .getByRole('button', { name: 'Eliminar' })
       .click();
     await page.getByRole('listitem').filter({ hasText: 'foto.jpg' }).waitFor({ state: 'detached' });
+    await second.getByRole('listitem').filter({ hasText: 'foto.jpg' }).waitFor({ state: 'detached' });
+    await second.close();
 
     // Reloading /configure shows the saved values.
     await page.goto(`${base}/configure`);
@@ -167,6 +184,6 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
       `document.querySelector('input[name=business_name]')?.value === 'La Huerta de Ana'`,
     );
     expect(await page.getByLabel('Estilo de comunicación').inputValue()).toBe('formal');
-    await page.close();
+    await context.close();
   });
 });

@@ -41,6 +41,8 @@ export interface HttpDeps {
   auth: Auth;
   /** True when Google sign-in is configured. */
   googleSignIn: boolean;
+  /** Subscribes to a NOTIFY channel (engine/store/connect.ts). */
+  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
   signInLimiter: SignInLimiter;
   registry: Registry;
   log: Logger;

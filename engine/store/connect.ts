@@ -15,6 +15,12 @@ export type StoreKind = 'pglite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   kind: StoreKind;
+  /**
+   * Subscribes to a Postgres NOTIFY channel (realtime: file lists, followers' messages). Works on
+   * PGlite and on a PostgreSQL shared by several Charla processes.
+   * @returns a function that unsubscribes.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   /** Closes the pool or the embedded instance and releases the data dir lock. */
   close(): Promise<void>;
 }
@@ -103,7 +109,44 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    // One dedicated connection carries every LISTEN of this process.
+    const handlers = new Map<string, Set<(payload: string) => void>>();
+    let listener: Promise<InstanceType<typeof pg.default.Client>> | undefined;
+    const connectListener = () => {
+      listener ??= (async () => {
+        const client = new pg.default.Client({
+          connectionString: options.databaseUrl,
+          ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+        });
+        await client.connect();
+        client.on('notification', (n) => {
+          for (const h of handlers.get(n.channel) ?? []) h(n.payload ?? '');
+        });
+        return client;
+      })();
+      return listener;
+    };
+    return {
+      db,
+      kind: 'postgres',
+      async listen(channel, onPayload) {
+        const client = await connectListener();
+        let set = handlers.get(channel);
+        if (!set) {
+          set = new Set();
+          handlers.set(channel, set);
+          await client.query(`LISTEN ${quoteIdent(channel)}`);
+        }
+        set.add(onPayload);
+        return async () => {
+          set.delete(onPayload);
+        };
+      },
+      async close() {
+        if (listener) await (await listener).end().catch(() => {});
+        await db.destroy();
+      },
+    };
   }
   const { PGlite, types } = await import('@electric-sql/pglite');
   const parsers = { [types.INT8]: (v: string) => Number(v) };
@@ -124,6 +167,12 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   return {
     db,
     kind: 'pglite',
+    async listen(channel, onPayload) {
+      const unlisten = await pglite.listen(channel, onPayload);
+      return async () => {
+        if (!pglite.closed) await unlisten();
+      };
+    },
     async close() {
       try {
         await db.destroy();
@@ -143,4 +192,9 @@ export async function ping(db: Kysely<Database>): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** A channel name as a quoted SQL identifier. */
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
 }

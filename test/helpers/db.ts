@@ -32,6 +32,7 @@ export async function testStore(kind: StoreKind): Promise<Store> {
   await migrateToLatest(store.db, undefined, schema);
   return {
     ...store,
+    listen: store.listen,
     async close() {
       await store.close();
       const c = new pg.Client({ connectionString: url });

@@ -7,7 +7,7 @@
  * characters or 6 lines with "see more". Below, the table of keywords the AI knows.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ChangeEvent, useRef, useState } from 'react';
+import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { ALLOWED_EXTENSIONS, FILE_LIMITS } from '../../../engine/schemas.ts';
@@ -48,6 +48,15 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
       return (await res.json()) as BotFile[];
     },
   });
+  // Live updates (issue 4): another tab's upload, edit or delete refreshes this list at once.
+  useEffect(() => {
+    const events = new EventSource(`/api/chatbot-files/events?chatbotId=${encodeURIComponent(chatbotId)}`);
+    events.addEventListener(
+      'change',
+      () => void queryClient.invalidateQueries({ queryKey: filesKey(chatbotId) }),
+    );
+    return () => events.close();
+  }, [chatbotId, queryClient]);
   const list = files.data ?? [];
   const unconfigured = list.filter((f) => !f.keyword.trim()).length;
 

@@ -18,9 +18,16 @@ import {
 } from '../../schemas.ts';
 import { publicFileUrl } from '../../storage/index.ts';
 import type { Chatbot, ChatbotFile } from '../../store/database.ts';
-import { findNewestChatbot, insertChatbot, updateOwnedChatbot } from '../../store/queries/chatbots.ts';
+import {
+  findNewestChatbot,
+  findOwnedChatbot,
+  insertChatbot,
+  updateOwnedChatbot,
+} from '../../store/queries/chatbots.ts';
+import { FILES_CHANNEL } from '../../store/queries/files.ts';
 import { requireOwner } from '../auth.ts';
 import type { HttpDeps } from '../server.ts';
+import { openSse } from '../sse.ts';
 
 /** Spec 000 §5 texts for a save without name or description. */
 export const CONFIG_MESSAGES = {
@@ -295,6 +302,48 @@ export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) =>
       });
       deps.engine.cache.invalidate(row.chatbot_id);
       return reply.code(201).send(fileView(row));
+    },
+  );
+
+  app.get(
+    '/api/chatbot-files/events',
+    {
+      config: {
+        owner: { probe: (a) => ({ method: 'GET', url: `/api/chatbot-files/events?chatbotId=${a.botId}` }) },
+      },
+      schema: {
+        summary: 'Live changes of a bot’s files',
+        description:
+          'Server-Sent Events: a `change` event `{op, fileId}` whenever a file of the owner’s bot is uploaded, edited or deleted, from any Charla process (Postgres NOTIFY). A comment line every 25 s keeps proxies from closing the stream. 404 for another owner’s bot.',
+        tags: ['owner'],
+        querystring: z.object({ chatbotId: z.string().min(1).max(100) }),
+      },
+    },
+    async (req, reply) => {
+      const me = await owner(req);
+      const bot = await findOwnedChatbot(deps.db, me.id, req.query.chatbotId);
+      if (!bot)
+        throw new AppError(
+          'NOT_FOUND',
+          'No existe configuración para tu bot. ¡Configúralo y vuelve a intentarlo!',
+        );
+      const sse = openSse(reply);
+      sse.send('ready', {});
+      const unlisten = await deps.listen(FILES_CHANNEL, (payload) => {
+        try {
+          const change = JSON.parse(payload) as { chatbotId: string; op: string; fileId: string };
+          if (change.chatbotId === bot.id) sse.send('change', { op: change.op, fileId: change.fileId });
+        } catch {
+          // not ours
+        }
+      });
+      const heartbeat = setInterval(() => reply.raw.write(': keep-alive\n\n'), 25_000);
+      req.raw.on('close', () => {
+        clearInterval(heartbeat);
+        void unlisten();
+        sse.end();
+      });
+      return reply;
     },
   );
 

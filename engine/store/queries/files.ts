@@ -100,3 +100,14 @@ export async function listOwnerFileKeys(db: Kysely<Database>, userId: string): P
     .execute();
   return rows.map((r) => r.file_url).filter((u) => !/^https?:\/\//i.test(u));
 }
+
+/** NOTIFY channel of file changes; the payload is JSON `{chatbotId, op, fileId}`. */
+export const FILES_CHANNEL = 'charla_files';
+
+/** Tells realtime listeners (dashboards in any Charla process) that a bot's files changed. */
+export async function notifyFileChange(
+  db: Kysely<Database>,
+  change: { chatbotId: string; op: 'insert' | 'update' | 'delete'; fileId: string },
+): Promise<void> {
+  await sql`select pg_notify(${FILES_CHANNEL}, ${JSON.stringify(change)})`.execute(db);
+}
