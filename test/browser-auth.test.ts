@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
+import { seriousViolations } from './helpers/axe.ts';
 import { CHROMIUM_PATH, launchChromium } from './helpers/chromium.ts';
 import { DIALECTS } from './helpers/db.ts';
 
@@ -60,10 +61,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(DIALECTS)(
     });
 
     it('registers, confirms by the outbox link, lands on /main, signs out and back in', async () => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       await page.goto(`${base}/register`);
       await page.getByRole('heading', { name: 'Crear cuenta' }).waitFor();
       await shoot(page, 'register');
+      expect(await seriousViolations(page)).toEqual([]);
       await page.getByLabel('Correo electrónico').fill('nueva@example.com');
       await page.getByLabel('Contraseña', { exact: true }).fill('clave-segura-1');
       await page.getByLabel('Confirmar contraseña').fill('clave-distinta-1');
@@ -103,11 +105,12 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(DIALECTS)(
         headers: { authorization: `Bearer ${owner.token}` },
         payload: { business_name: 'Vuelta Bar', business_description: 'Bar de tapas.' },
       });
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       await page.goto(`${base}/main`);
       await page.waitForURL(/\/login\?redirect=/);
       expect(await page.getByRole('button', { name: 'Continuar con Google' }).count()).toBe(0);
       await shoot(page, 'login');
+      expect(await seriousViolations(page)).toEqual([]);
       await page.getByLabel('Correo electrónico').fill('vuelta@example.com');
       await page.getByLabel('Contraseña').fill('mal-clave-123');
       await page.getByRole('button', { name: 'Entrar' }).click();
@@ -123,7 +126,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(DIALECTS)(
     });
 
     it('shows the callback messages, the reset and update screens, and switches language', async () => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       await page.goto(`${base}/auth/callback?error=TOKEN_EXPIRED`);
       await page.waitForURL(`${base}/login?msg=link-expirado`);
       await page.getByText('El enlace ha caducado. Pide uno nuevo para continuar.').waitFor();
@@ -136,10 +139,12 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(DIALECTS)(
       await page.getByRole('button', { name: 'Enviar enlace de restablecimiento' }).click();
       await page.getByText('Por favor, introduce tu correo electrónico').waitFor();
       await shoot(page, 'reset-password');
+      expect(await seriousViolations(page)).toEqual([]);
       await page.goto(`${base}/update-password?token=abc`);
       await page.getByRole('button', { name: 'Guardar contraseña' }).click();
       await page.getByText('Por favor, completa todos los campos').waitFor();
       await shoot(page, 'update-password');
+      expect(await seriousViolations(page)).toEqual([]);
 
       await page.goto(`${base}/login`);
       await page.getByLabel('Idioma').selectOption('en');

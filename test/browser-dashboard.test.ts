@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
+import { seriousViolations } from './helpers/axe.ts';
 import { CHROMIUM_PATH, launchChromium } from './helpers/chromium.ts';
 
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
@@ -58,6 +59,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     expect(await page.getByTestId('telegram-status').textContent()).toContain('Telegram no conectado');
     expect(await page.getByText('Próximamente').count()).toBe(3);
     await shoot(page, 'main-dashboard');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await page
       .getByRole('link', { name: /Configurar canal/ })
@@ -121,6 +123,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     await chat.getByRole('link', { name: /precios\.pdf/ }).waitFor();
     await chat.getByTestId('diagnostics').getByText('Archivos enviados: precios.pdf').waitFor();
     await shoot(page, 'test-chat');
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Attached files: upload a real PDF from the file chooser, the edit modal opens, keywords are cleaned.
     await page.goto(`${base}/configure`);
@@ -153,6 +156,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
       .setInputFiles({ name: 'virus.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
     await page.getByText('El formato del archivo virus.exe no está permitido.').waitFor();
     await shoot(page, 'configure-files');
+    expect(await seriousViolations(page)).toEqual([]);
     // A second tab sees an upload, an edit and a delete live, without reloading.
     const second = await context.newPage();
     second.setDefaultTimeout(8000);

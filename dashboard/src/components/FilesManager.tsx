@@ -218,11 +218,11 @@ function FileItem({ file, onEdit, onDelete }: { file: BotFile; onEdit: () => voi
         ) : null}
         {file.file_type === 'audio' ? (
           // biome-ignore lint/a11y/useMediaCaption: owner-uploaded audio has no captions
-          <audio controls src={file.publicUrl} className="w-56" />
+          <audio controls preload="none" src={file.publicUrl} className="w-56" />
         ) : null}
         {file.file_type === 'video' ? (
           // biome-ignore lint/a11y/useMediaCaption: owner-uploaded video has no captions
-          <video controls src={file.publicUrl} className="h-20 w-28 rounded-lg" />
+          <video controls preload="metadata" src={file.publicUrl} className="h-20 w-28 rounded-lg" />
         ) : null}
       </div>
       <div className="min-w-0 flex-1 space-y-1">

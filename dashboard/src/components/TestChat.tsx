@@ -207,7 +207,13 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
         </div>
       </header>
       {debug ? <Diagnostics container={container} offline={offline} /> : null}
-      <div ref={listRef} className="flex-1 space-y-2 overflow-y-auto bg-slate-50 p-3" aria-live="polite">
+      <div
+        ref={listRef}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
+        tabIndex={0}
+        className="flex-1 space-y-2 overflow-y-auto bg-slate-50 p-3"
+        aria-live="polite"
+      >
         {messages.map((m, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: messages are append-only
           <Bubble key={i} message={m} />
@@ -275,11 +281,11 @@ function Bubble({ message }: { message: ChatMessage }) {
         ) : null}
         {a?.type === 'audio' ? (
           // biome-ignore lint/a11y/useMediaCaption: owner-uploaded audio has no captions
-          <audio controls src={a.url} className="w-56" />
+          <audio controls preload="none" src={a.url} className="w-56" />
         ) : null}
         {a?.type === 'video' ? (
           // biome-ignore lint/a11y/useMediaCaption: owner-uploaded video has no captions
-          <video controls src={a.url} className="max-h-48 rounded-lg" />
+          <video controls preload="metadata" src={a.url} className="max-h-48 rounded-lg" />
         ) : null}
       </div>
     </div>
@@ -299,7 +305,10 @@ function Diagnostics({
     list?.length ? list.map((f) => f.file_name).join(', ') : t('chat.none');
   const sentNames = a ? a.archivosDisponibles.filter((f) => a.archivosEnviados.includes(f.id)) : [];
   return (
-    <div
+    <section
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
+      tabIndex={0}
+      aria-label={t('chat.diagnostics')}
       className="max-h-44 space-y-1 overflow-y-auto border-b border-slate-200 bg-amber-50 px-4 py-2 text-xs text-slate-800"
       data-testid="diagnostics"
     >
@@ -330,6 +339,6 @@ function Diagnostics({
           </li>
         ))}
       </ol>
-    </div>
+    </section>
   );
 }

@@ -8,7 +8,7 @@ function Root() {
   return (
     <>
       <Outlet />
-      <Toaster position="top-center" visibleToasts={1} duration={5000} richColors closeButton />
+      <Toaster position="top-center" visibleToasts={1} duration={5000} closeButton />
     </>
   );
 }
