@@ -6,7 +6,8 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
+    // Browser scenarios run many steps; on a loaded 2-core machine they need more than the default.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

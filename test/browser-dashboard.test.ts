@@ -189,5 +189,5 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     );
     expect(await page.getByLabel('Estilo de comunicación').inputValue()).toBe('formal');
     await context.close();
-  });
+  }, 120_000);
 });
