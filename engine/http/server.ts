@@ -30,6 +30,7 @@ import type { Database } from '../store/database.ts';
 import { requireOwner } from './auth.ts';
 import { authRoutes } from './routes/auth.ts';
 import { chatRoutes } from './routes/chat.ts';
+import { fileRoutes } from './routes/files.ts';
 import { ownerRoutes } from './routes/owner.ts';
 
 /** What the routes need. */
@@ -201,6 +202,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, deps);
   await app.register(chatRoutes, deps);
   await app.register(ownerRoutes, deps);
+  await app.register(fileRoutes, deps);
   for (const r of deps.registry.routes()) await app.register(r.plugin, { prefix: r.prefix });
   return app;
 }

@@ -1,0 +1,210 @@
+/**
+ * Owner routes for a bot's attached files (spec 000 §5, §7): upload (multipart), live changes (SSE),
+ * keyword and context edit, delete. Every route is owner-scoped (config.owner); another owner's
+ * ids answer 404.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import { addFile, FILE_MESSAGES, removeFile, updateFileKeywords } from '../../files.ts';
+import { FILE_LIMITS, FILE_TYPES } from '../../schemas.ts';
+import { publicFileUrl } from '../../storage/index.ts';
+import type { ChatbotFile } from '../../store/database.ts';
+import { findOwnedChatbot } from '../../store/queries/chatbots.ts';
+import { FILES_CHANNEL } from '../../store/queries/files.ts';
+import { requireOwner } from '../auth.ts';
+import type { HttpDeps } from '../server.ts';
+import { openSse } from '../sse.ts';
+
+const ErrorBody = z.object({ error: z.string(), title: z.string().optional() });
+
+const FileRecord = z.object({
+  id: z.string(),
+  chatbot_id: z.string(),
+  file_name: z.string(),
+  file_type: z.enum(FILE_TYPES),
+  keyword: z.string(),
+  context: z.string(),
+  file_url: z.string(),
+  publicUrl: z.string(),
+  mime_type: z.string(),
+  size_bytes: z.number(),
+  created_at: z.string(),
+});
+
+export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => {
+  const owner = (req: Parameters<typeof requireOwner>[0]) => requireOwner(req, deps);
+  const fileView = (f: ChatbotFile): z.infer<typeof FileRecord> => ({
+    id: f.id,
+    chatbot_id: f.chatbot_id,
+    file_name: f.file_name,
+    file_type: f.file_type,
+    keyword: f.keyword,
+    context: f.context,
+    file_url: f.file_url,
+    publicUrl: publicFileUrl(f.file_url, deps.baseUrl()),
+    mime_type: f.mime_type,
+    size_bytes: Number(f.size_bytes),
+    created_at: new Date(f.created_at).toISOString(),
+  });
+
+  app.post(
+    '/api/chatbot-files',
+    {
+      config: {
+        owner: {
+          probe: (a) => ({ method: 'POST', url: '/api/chatbot-files', upload: { chatbotId: a.botId } }),
+        },
+      },
+      schema: {
+        summary: 'Upload a file to the owner’s bot',
+        description:
+          'multipart/form-data with fields `chatbotId`, optional `keyword` and `context`, then one `file` part. Spec 000 §5: formats checked by magic bytes; 10 MB a file (413), 10 files and 100 MB a bot (422), other formats 415, each with the spec’s Spanish text. A rejected upload stores nothing.',
+        tags: ['owner'],
+        consumes: ['multipart/form-data'],
+        response: {
+          201: FileRecord,
+          400: ErrorBody,
+          401: ErrorBody,
+          404: ErrorBody,
+          413: ErrorBody,
+          415: ErrorBody,
+          422: ErrorBody,
+        },
+      },
+    },
+    async (req, reply) => {
+      const me = await owner(req);
+      if (!req.isMultipart()) throw new AppError('BAD_REQUEST', 'Envía el archivo como multipart/form-data.');
+      const fields: Record<string, string> = {};
+      let file: { name: string; data: Buffer } | undefined;
+      for await (const part of req.parts({
+        limits: { fileSize: FILE_LIMITS.maxFileBytes, files: 1, fields: 10 },
+      })) {
+        if (part.type === 'file') {
+          try {
+            file = { name: part.filename, data: await part.toBuffer() };
+          } catch (err) {
+            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+              throw new AppError('PAYLOAD_TOO_LARGE', FILE_MESSAGES.tooBig(part.filename));
+            }
+            throw err;
+          }
+        } else {
+          fields[part.fieldname] = String(part.value ?? '');
+        }
+      }
+      if (!file) throw new AppError('BAD_REQUEST', 'Falta el archivo.');
+      const chatbotId = fields.chatbotId ?? fields.chatbot_id;
+      if (!chatbotId) throw new AppError('BAD_REQUEST', 'Falta chatbotId.');
+      const row = await addFile(deps.db, deps.storage, {
+        ownerId: me.id,
+        chatbotId,
+        originalName: file.name,
+        data: file.data,
+        ...(fields.keyword !== undefined ? { keyword: fields.keyword } : {}),
+        ...(fields.context !== undefined ? { context: fields.context } : {}),
+        purpose: fields.file_purpose ?? null,
+        onConversionError: (err) =>
+          req.log.warn({ err, file: file!.name }, 'conversion failed; the original is stored'),
+      });
+      deps.engine.cache.invalidate(row.chatbot_id);
+      return reply.code(201).send(fileView(row));
+    },
+  );
+
+  app.get(
+    '/api/chatbot-files/events',
+    {
+      config: {
+        owner: { probe: (a) => ({ method: 'GET', url: `/api/chatbot-files/events?chatbotId=${a.botId}` }) },
+      },
+      schema: {
+        summary: 'Live changes of a bot’s files',
+        description:
+          'Server-Sent Events: a `change` event `{op, fileId}` whenever a file of the owner’s bot is uploaded, edited or deleted, from any Charla process (Postgres NOTIFY). A comment line every 25 s keeps proxies from closing the stream. 404 for another owner’s bot.',
+        tags: ['owner'],
+        querystring: z.object({ chatbotId: z.string().min(1).max(100) }),
+      },
+    },
+    async (req, reply) => {
+      const me = await owner(req);
+      const bot = await findOwnedChatbot(deps.db, me.id, req.query.chatbotId);
+      if (!bot)
+        throw new AppError(
+          'NOT_FOUND',
+          'No existe configuración para tu bot. ¡Configúralo y vuelve a intentarlo!',
+        );
+      const sse = openSse(reply);
+      sse.send('ready', {});
+      const unlisten = await deps.listen(FILES_CHANNEL, (payload) => {
+        try {
+          const change = JSON.parse(payload) as { chatbotId: string; op: string; fileId: string };
+          if (change.chatbotId === bot.id) sse.send('change', { op: change.op, fileId: change.fileId });
+        } catch {
+          // not ours
+        }
+      });
+      const heartbeat = setInterval(() => reply.raw.write(': keep-alive\n\n'), 25_000);
+      req.raw.on('close', () => {
+        clearInterval(heartbeat);
+        void unlisten();
+        sse.end();
+      });
+      return reply;
+    },
+  );
+
+  app.patch(
+    '/api/chatbot-files/:id',
+    {
+      config: {
+        owner: {
+          probe: (a) => ({
+            method: 'PATCH',
+            url: `/api/chatbot-files/${a.fileId}`,
+            json: { keyword: 'x', context: 'y' },
+          }),
+        },
+      },
+      schema: {
+        summary: 'Set a file’s keywords and context',
+        description:
+          'Spec 000 §5: keywords normalised (quotes stripped, one word each, comma-separated); both required ("Campo requerido").',
+        tags: ['owner'],
+        params: z.object({ id: z.string().min(1).max(100) }),
+        body: z.object({ keyword: z.string().max(500), context: z.string().max(5000) }),
+        response: { 200: FileRecord, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (req) => {
+      const me = await owner(req);
+      const row = await updateFileKeywords(deps.db, me.id, req.params.id, req.body);
+      deps.engine.cache.invalidate(row.chatbot_id);
+      return fileView(row);
+    },
+  );
+
+  app.delete(
+    '/api/chatbot-files/:id',
+    {
+      config: { owner: { probe: (a) => ({ method: 'DELETE', url: `/api/chatbot-files/${a.fileId}` }) } },
+      schema: {
+        summary: 'Delete a file',
+        description:
+          'Removes the row, then the stored bytes (a storage failure is only logged, spec 000 §8).',
+        tags: ['owner'],
+        params: z.object({ id: z.string().min(1).max(100) }),
+        response: { 204: z.null(), 401: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const me = await owner(req);
+      const row = await removeFile(deps.db, deps.storage, me.id, req.params.id, (err) =>
+        req.log.warn({ err, fileId: req.params.id }, 'stored file could not be removed'),
+      );
+      deps.engine.cache.invalidate(row.chatbot_id);
+      return reply.code(204).send(null);
+    },
+  );
+};
