@@ -91,6 +91,11 @@ export interface NewUpload {
   convert?: boolean;
   /** Video conversion limit, ms (default 30,000, spec 000 §9). */
   videoTimeoutMs?: number;
+  /**
+   * Called after the change is stored and before listeners are notified: caches of the bot must be
+   * dropped here, or a listener reacting to the event could read the old list.
+   */
+  onChange?: (chatbotId: string) => void;
   /** Called when a conversion fails and the original is kept. */
   onConversionError?: (err: unknown) => void;
 }
@@ -181,6 +186,7 @@ export async function addFile(
         video_codec: video?.codec ?? null,
       });
     });
+    upload.onChange?.(row.chatbot_id);
     await notifyFileChange(db, { chatbotId: row.chatbot_id, op: 'insert', fileId: row.id });
     return row;
   } catch (err) {
@@ -198,12 +204,14 @@ export async function updateFileKeywords(
   ownerId: string,
   fileId: string,
   input: { keyword: string; context: string },
+  onChange?: (chatbotId: string) => void,
 ): Promise<ChatbotFile> {
   const keyword = normalizeKeywords(input.keyword);
   const context = input.context.trim();
   if (!keyword || !context) throw new AppError('BAD_REQUEST', FILE_MESSAGES.required);
   const row = await updateOwnedFile(db, ownerId, fileId, { keyword, context });
   if (!row) throw new AppError('NOT_FOUND', FILE_MESSAGES.updateFailed);
+  onChange?.(row.chatbot_id);
   await notifyFileChange(db, { chatbotId: row.chatbot_id, op: 'update', fileId: row.id });
   return row;
 }
@@ -218,9 +226,11 @@ export async function removeFile(
   ownerId: string,
   fileId: string,
   onStorageError?: (err: unknown) => void,
+  onChange?: (chatbotId: string) => void,
 ): Promise<ChatbotFile> {
   const row = await deleteOwnedFile(db, ownerId, fileId);
   if (!row) throw new AppError('NOT_FOUND', FILE_MESSAGES.deleteFailed);
+  onChange?.(row.chatbot_id);
   await notifyFileChange(db, { chatbotId: row.chatbot_id, op: 'delete', fileId: row.id });
   if (!/^https?:\/\//i.test(row.file_url))
     await storage.remove(row.file_url).catch((err) => onStorageError?.(err));

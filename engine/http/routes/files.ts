@@ -105,6 +105,7 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
         ...(fields.keyword !== undefined ? { keyword: fields.keyword } : {}),
         ...(fields.context !== undefined ? { context: fields.context } : {}),
         purpose: fields.file_purpose ?? null,
+        onChange: (id) => deps.engine.cache.invalidate(id),
         onConversionError: (err) =>
           req.log.warn({ err, file: file!.name }, 'conversion failed; the original is stored'),
       });
@@ -179,7 +180,9 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
     },
     async (req) => {
       const me = await owner(req);
-      const row = await updateFileKeywords(deps.db, me.id, req.params.id, req.body);
+      const row = await updateFileKeywords(deps.db, me.id, req.params.id, req.body, (id) =>
+        deps.engine.cache.invalidate(id),
+      );
       deps.engine.cache.invalidate(row.chatbot_id);
       return fileView(row);
     },
@@ -200,10 +203,14 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
     },
     async (req, reply) => {
       const me = await owner(req);
-      const row = await removeFile(deps.db, deps.storage, me.id, req.params.id, (err) =>
-        req.log.warn({ err, fileId: req.params.id }, 'stored file could not be removed'),
+      await removeFile(
+        deps.db,
+        deps.storage,
+        me.id,
+        req.params.id,
+        (err) => req.log.warn({ err, fileId: req.params.id }, 'stored file could not be removed'),
+        (id) => deps.engine.cache.invalidate(id),
       );
-      deps.engine.cache.invalidate(row.chatbot_id);
       return reply.code(204).send(null);
     },
   );
