@@ -11,15 +11,14 @@ import {
   ArchivosBlock,
   Attachment,
   ContenedorEmpatico,
-  FILE_TYPES,
   HistoryItem,
   languageCode,
   MAX_MESSAGE_CHARS,
 } from '../../schemas.ts';
-import { publicFileUrl } from '../../storage/index.ts';
 import { requireOwner } from '../auth.ts';
 import type { HttpDeps } from '../server.ts';
 import { openSse } from '../sse.ts';
+import { FileRecord, fileRecord } from '../views.ts';
 
 /** A file reference as clients send it back: an id, a file name, or an offered-list item. */
 const FileMention = z.union([z.string().max(300), z.object({ id: z.string().max(300) }).loose()]);
@@ -201,20 +200,7 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
         tags: ['chat'],
         querystring: z.object({ chatbotId: z.string().min(1).max(100) }),
         response: {
-          200: z.array(
-            z.object({
-              id: z.string(),
-              file_name: z.string(),
-              file_type: z.enum(FILE_TYPES),
-              keyword: z.string(),
-              context: z.string(),
-              file_url: z.string(),
-              publicUrl: z.string(),
-              mime_type: z.string(),
-              size_bytes: z.number(),
-              created_at: z.string(),
-            }),
-          ),
+          200: z.array(FileRecord),
           404: ErrorBody,
         },
       },
@@ -226,18 +212,7 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
         const owner = await requireOwner(req, deps).catch(() => null);
         if (owner?.id !== loaded.bot.user_id) throw botNotFound();
       }
-      return loaded.files.map((f) => ({
-        id: f.id,
-        file_name: f.file_name,
-        file_type: f.file_type,
-        keyword: f.keyword,
-        context: f.context,
-        file_url: f.file_url,
-        publicUrl: publicFileUrl(f.file_url, deps.baseUrl()),
-        mime_type: f.mime_type,
-        size_bytes: Number(f.size_bytes),
-        created_at: new Date(f.created_at).toISOString(),
-      }));
+      return loaded.files.map((f) => fileRecord(f, deps.baseUrl()));
     },
   );
 };

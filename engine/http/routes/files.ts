@@ -7,46 +7,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { addFile, FILE_MESSAGES, removeFile, updateFileKeywords } from '../../files.ts';
-import { FILE_LIMITS, FILE_TYPES } from '../../schemas.ts';
-import { publicFileUrl } from '../../storage/index.ts';
+import { FILE_LIMITS } from '../../schemas.ts';
 import type { ChatbotFile } from '../../store/database.ts';
 import { findOwnedChatbot } from '../../store/queries/chatbots.ts';
 import { FILES_CHANNEL } from '../../store/queries/files.ts';
 import { requireOwner } from '../auth.ts';
 import type { HttpDeps } from '../server.ts';
 import { openSse } from '../sse.ts';
+import { FileRecord, fileRecord } from '../views.ts';
 
 const ErrorBody = z.object({ error: z.string(), title: z.string().optional() });
 
-const FileRecord = z.object({
-  id: z.string(),
-  chatbot_id: z.string(),
-  file_name: z.string(),
-  file_type: z.enum(FILE_TYPES),
-  keyword: z.string(),
-  context: z.string(),
-  file_url: z.string(),
-  publicUrl: z.string(),
-  mime_type: z.string(),
-  size_bytes: z.number(),
-  created_at: z.string(),
-});
-
 export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => {
   const owner = (req: Parameters<typeof requireOwner>[0]) => requireOwner(req, deps);
-  const fileView = (f: ChatbotFile): z.infer<typeof FileRecord> => ({
-    id: f.id,
-    chatbot_id: f.chatbot_id,
-    file_name: f.file_name,
-    file_type: f.file_type,
-    keyword: f.keyword,
-    context: f.context,
-    file_url: f.file_url,
-    publicUrl: publicFileUrl(f.file_url, deps.baseUrl()),
-    mime_type: f.mime_type,
-    size_bytes: Number(f.size_bytes),
-    created_at: new Date(f.created_at).toISOString(),
-  });
+  const fileView = (f: ChatbotFile) => fileRecord(f, deps.baseUrl());
 
   app.post(
     '/api/chatbot-files',
@@ -109,7 +83,6 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
         onConversionError: (err) =>
           req.log.warn({ err, file: file!.name }, 'conversion failed; the original is stored'),
       });
-      deps.engine.cache.invalidate(row.chatbot_id);
       return reply.code(201).send(fileView(row));
     },
   );
@@ -183,7 +156,6 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
       const row = await updateFileKeywords(deps.db, me.id, req.params.id, req.body, (id) =>
         deps.engine.cache.invalidate(id),
       );
-      deps.engine.cache.invalidate(row.chatbot_id);
       return fileView(row);
     },
   );
