@@ -32,6 +32,45 @@ export function cleanKeyword(value: string): string {
   return value.replace(/["'`´‘’“”«»]/g, '').replace(/\s+/g, '');
 }
 
+/** Spec 000 §4, §9: the video upload's progress steps, in percent; 100 shows "completed". */
+export const VIDEO_STEPS = [10, 30, 60, 90] as const;
+/** Spec 000 §4: the video modal closes 1.5 s after reaching 100 %. */
+const VIDEO_MODAL_CLOSE_MS = 1500;
+const VIDEO_EXTENSIONS = new Set(['mp4', 'mov', 'm4v', 'webm']);
+
+/**
+ * POSTs a multipart form and reports its stages, which the video modal maps onto spec 000's steps:
+ * 0 = validated and started, 1 = the body is being sent, 2 = the body is sent and the server is
+ * converting (ffmpeg) and storing, 3 = the server answered. Uses XMLHttpRequest because fetch
+ * cannot report upload progress. Resolves with the HTTP status and the parsed JSON body (an empty
+ * object when the body is not JSON); rejects only on a network failure.
+ */
+function postWithProgress(
+  url: string,
+  form: FormData,
+  onStage: (stage: 0 | 1 | 2 | 3) => void,
+): Promise<{ status: number; body: Partial<BotFile> & { error?: string } }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    xhr.upload.onloadstart = () => onStage(1);
+    xhr.upload.onload = () => onStage(2);
+    xhr.onload = () => {
+      onStage(3);
+      let body: Partial<BotFile> & { error?: string } = {};
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body;
+      } catch {
+        // not JSON (a proxy's error page): the caller shows the generic upload error
+      }
+      resolve({ status: xhr.status, body });
+    };
+    xhr.onerror = () => reject(new Error(''));
+    onStage(0);
+    xhr.send(form);
+  });
+}
+
 const filesKey = (chatbotId: string) => ['files', chatbotId] as const;
 
 export function FilesManager({ chatbotId }: { chatbotId: string }) {
@@ -40,6 +79,8 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState<string | null>(null);
   const [editing, setEditing] = useState<BotFile | null>(null);
+  /** The "Subiendo Video" modal's percentage, or null when it is closed. */
+  const [videoProgress, setVideoProgress] = useState<number | null>(null);
   const files = useQuery({
     queryKey: filesKey(chatbotId),
     queryFn: async (): Promise<BotFile[]> => {
@@ -80,20 +121,28 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
       return fail(t('files.badFormat', { file: file.name }));
     if (file.size > FILE_LIMITS.maxFileBytes) return fail(t('files.tooBig', { file: file.name }));
     if (list.length >= FILE_LIMITS.maxFilesPerBot) return fail(t('files.tooMany'));
+    const isVideo = VIDEO_EXTENSIONS.has(ext);
     setUploading(file.name);
+    if (isVideo) setVideoProgress(VIDEO_STEPS[0]);
     try {
       const form = new FormData();
       form.append('chatbotId', chatbotId);
       form.append('file', file, file.name);
-      const res = await fetch('/api/chatbot-files', { method: 'POST', body: form });
-      const body = (await res.json()) as BotFile & { error?: string };
-      if (!res.ok) throw new Error(body.error ?? t('files.uploadError'));
+      const { status, body } = await postWithProgress('/api/chatbot-files', form, (stage) => {
+        if (isVideo) setVideoProgress(VIDEO_STEPS[stage]);
+      });
+      if (status < 200 || status >= 300) throw new Error(body.error ?? t('files.uploadError'));
       await queryClient.invalidateQueries({ queryKey: filesKey(chatbotId) });
-      setEditing(body);
+      if (isVideo) {
+        setVideoProgress(100);
+        await new Promise((resolve) => setTimeout(resolve, VIDEO_MODAL_CLOSE_MS));
+      }
+      setEditing(body as BotFile);
     } catch (err) {
       fail((err as Error).message || t('files.uploadError'));
     } finally {
       setUploading(null);
+      setVideoProgress(null);
     }
   }
 
@@ -187,6 +236,7 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
           </table>
         </div>
       ) : null}
+      {videoProgress !== null ? <VideoProgressModal percent={videoProgress} /> : null}
       {editing ? <EditModal file={editing} chatbotId={chatbotId} onClose={() => setEditing(null)} /> : null}
     </section>
   );
@@ -213,7 +263,7 @@ function FileItem({ file, onEdit, onDelete }: { file: BotFile; onEdit: () => voi
             rel="noopener"
             className="flex h-20 w-28 items-center justify-center rounded-lg bg-red-50 text-sm font-bold text-red-700"
           >
-            PDF
+            {t('files.types.pdf')}
           </a>
         ) : null}
         {file.file_type === 'audio' ? (
@@ -352,6 +402,38 @@ function EditModal({ file, chatbotId, onClose }: { file: BotFile; chatbotId: str
             {t('files.save')}
           </button>
         </div>
+      </div>
+    </div>
+  );
+}
+
+/** The "Subiendo Video" modal (spec 000 §2, §4): a percentage bar; "completed" at 100 %. */
+function VideoProgressModal({ percent }: { percent: number }) {
+  const { t } = useTranslation();
+  return (
+    <div
+      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="video-progress-title"
+    >
+      <div className="w-full max-w-sm space-y-3 rounded-2xl bg-white p-5 shadow-xl">
+        <h3 id="video-progress-title" className="text-lg font-semibold">
+          {t('files.videoTitle')}
+        </h3>
+        <div
+          role="progressbar"
+          aria-valuenow={percent}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-labelledby="video-progress-title"
+          className="h-3 overflow-hidden rounded-full bg-slate-200"
+        >
+          <div className="h-full bg-brand-700 transition-all duration-300" style={{ width: `${percent}%` }} />
+        </div>
+        <p className="text-sm text-slate-600" data-testid="video-progress">
+          {percent >= 100 ? t('files.videoDone') : `${percent}%`}
+        </p>
       </div>
     </div>
   );

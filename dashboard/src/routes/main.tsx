@@ -1,8 +1,10 @@
 /**
  * `/main` (spec 000 §2): guarded; the status bar and header (components/AppHeader.tsx), the
  * greeting (business name, else the e-mail's local part, else "Usuario"), the days remaining, the
- * four cards, and the floating buttons: "configure channel" and the test chat (components/TestChat.tsx). Cards whose screens are not built yet say
- * so instead of linking nowhere. A pending password recovery goes to /update-password first.
+ * four cards, the promotional block and the eight testimonials, and the floating buttons:
+ * "configure channel" and the test chat (components/TestChat.tsx). Cards whose screens are not
+ * built yet say so instead of linking nowhere. A pending password recovery goes to
+ * /update-password first.
  */
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, redirect } from '@tanstack/react-router';
@@ -115,6 +117,8 @@ function Main() {
             );
           })}
         </div>
+        <Promo />
+        <Testimonials />
       </main>
       <Link
         to="/configure"
@@ -124,5 +128,72 @@ function Main() {
       </Link>
       {bot.isSuccess ? <TestChat chatbotId={bot.data?.id ?? null} /> : null}
     </div>
+  );
+}
+
+/**
+ * The public directory the promotional block opens (spec 000 §2: "an external public-directory
+ * page in a 1200 by 800 popup"); in Charla that directory is the public `/facebots` page (spec 001).
+ */
+const DIRECTORY_URL = '/facebots';
+/** Spec 000 §2: the directory popup's size, in CSS pixels. */
+const POPUP_FEATURES = 'popup,width=1200,height=800';
+
+/** The promotional block about the AI technology, with the button that opens the directory popup. */
+function Promo() {
+  const { t } = useTranslation();
+  return (
+    <section
+      aria-labelledby="promo-title"
+      className="rounded-2xl bg-gradient-to-br from-brand-700 to-brand-800 p-6 text-white shadow-sm"
+    >
+      <h2 id="promo-title" className="text-xl font-semibold">
+        {t('main.promo.title')}
+      </h2>
+      <p className="mt-2 max-w-3xl text-sm text-white/90">{t('main.promo.text')}</p>
+      <a
+        href={DIRECTORY_URL}
+        target="facebots"
+        rel="noopener"
+        onClick={(e) => {
+          // A real popup when the browser allows it; the link opens a tab when it does not.
+          if (window.open(DIRECTORY_URL, 'facebots', POPUP_FEATURES)) e.preventDefault();
+        }}
+        className="mt-4 inline-flex items-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
+      >
+        {t('main.promo.button')}
+        <span className="sr-only">({t('main.promo.popupNote')})</span>
+      </a>
+    </section>
+  );
+}
+
+/** Keys of the eight testimonials in the locale files (`main.testimonials.t1` … `t8`). */
+const TESTIMONIALS = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'] as const;
+
+/** The eight testimonials (spec 000 §2): quote, name and business, in the app's language. */
+function Testimonials() {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="testimonials-title" className="space-y-4">
+      <h2 id="testimonials-title" className="text-xl font-semibold">
+        {t('main.testimonials.title')}
+      </h2>
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="testimonials">
+        {TESTIMONIALS.map((key) => (
+          <li key={key}>
+            <figure className="flex h-full flex-col justify-between rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+              <blockquote className="text-sm text-slate-700">
+                “{t(`main.testimonials.${key}.quote`)}”
+              </blockquote>
+              <figcaption className="mt-3 text-sm">
+                <span className="block font-semibold">{t(`main.testimonials.${key}.name`)}</span>
+                <span className="block text-xs text-slate-500">{t(`main.testimonials.${key}.role`)}</span>
+              </figcaption>
+            </figure>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
