@@ -1,7 +1,11 @@
 /**
  * The registered channel adapters (DESIGN.md: registration is explicit). A new adapter is one
- * folder under adapters/ and one line here; see docs/adapters.md.
+ * folder under adapters/ and one line here; see docs/adapters.md. Each entry is a factory: every
+ * app (and every test app in one process) gets its own adapter instances and connections.
  */
 import type { ChannelAdapter } from '../engine/registry/index.ts';
+import { createTelegramAdapter } from './telegram/index.ts';
 
-export const adapters: ReadonlyArray<ChannelAdapter<never>> = [];
+export const adapterFactories: ReadonlyArray<() => ChannelAdapter<never>> = [
+  createTelegramAdapter as unknown as () => ChannelAdapter<never>,
+];

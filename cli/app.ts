@@ -6,16 +6,24 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { adapters } from '../adapters/index.ts';
+import { adapterFactories } from '../adapters/index.ts';
 import { type Auth, applyAuthSchema, createAuth } from '../engine/auth/index.ts';
 import { SignInLimiter } from '../engine/auth/limits.ts';
 import { createMailer, type Mailer } from '../engine/auth/mail.ts';
+import { ChannelInbox } from '../engine/channels/inbox.ts';
+import { ChannelSupervisor } from '../engine/channels/supervisor.ts';
 import type { CharlaConfig } from '../engine/config.ts';
 import { ConversationEngine } from '../engine/conversation/engine.ts';
 import { createOpenAiClient, type LlmClient } from '../engine/conversation/llm.ts';
+import { requireOwner } from '../engine/http/auth.ts';
 import { buildServer } from '../engine/http/server.ts';
 import type { Logger } from '../engine/logger.ts';
-import { type FeaturePlugin, Registry } from '../engine/registry/index.ts';
+import {
+  type ChannelAdapter,
+  type ChannelContext,
+  type FeaturePlugin,
+  Registry,
+} from '../engine/registry/index.ts';
 import { resolveSecret, SecretBox } from '../engine/secrets.ts';
 import { LocalStorage, type Storage } from '../engine/storage/index.ts';
 import { openStore, type Store } from '../engine/store/connect.ts';
@@ -37,7 +45,16 @@ export interface CharlaApp {
   mailer: Mailer;
   registry: Registry;
   engine: ConversationEngine;
+  /** The durable inbox of channel updates. */
+  inbox: ChannelInbox;
+  /** Starts and stops channel connections by credentials and days. */
+  supervisor: ChannelSupervisor;
   log: Logger;
+  /**
+   * Connects every channel bot whose owner has days left and keeps reconciling (`charla serve`
+   * calls it after listening; commands like `migrate` never do).
+   */
+  startChannels(): Promise<void>;
   /** Builds the HTTP server (once). */
   http(): Promise<FastifyInstance>;
   /** Resolves when the migrations are applied (at once unless `deferMigrations`). */
@@ -58,6 +75,12 @@ export interface CreateAppOptions {
   checkAuthSchema?: boolean;
   /** Replaces the mailer (tests). */
   mailer?: Mailer;
+  /** Channel settings (`TELEGRAM_API_ROOT`, `TELEGRAM_MODE`, …); default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Time between the channel supervisor's full passes, ms (default 30 000). */
+  supervisorIntervalMs?: number;
+  /** Channel adapters to use instead of the registered ones (tests). */
+  adapters?: ReadonlyArray<ChannelAdapter<never>>;
   /** Skip migrations (the store is already migrated). */
   skipMigrations?: boolean;
   /**
@@ -101,7 +124,8 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       google: config.google,
       trustedOrigins: localAliases(config.publicUrl),
     });
-    const registry = new Registry(adapters, options.plugins ?? registeredPlugins, log);
+    const channelAdapters = options.adapters ?? adapterFactories.map((create) => create());
+    const registry = new Registry(channelAdapters, options.plugins ?? registeredPlugins, log);
     const llm =
       options.llm !== undefined
         ? options.llm
@@ -139,6 +163,34 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       dispatch: (inbound: Parameters<ConversationEngine['handleTurn']>[0]) => engine.handleTurn(inbound),
     };
     await registry.setup(runtime);
+    const inbox = new ChannelInbox(store.db, log.child({ component: 'inbox' }));
+    const supervisor = new ChannelSupervisor(
+      store.db,
+      log.child({ component: 'channels' }),
+      channelAdapters,
+      {
+        ...(options.supervisorIntervalMs ? { intervalMs: options.supervisorIntervalMs } : {}),
+        ...(options.now ? { now: options.now } : {}),
+      },
+    );
+    for (const adapter of channelAdapters) {
+      const channelContext: ChannelContext = {
+        ...runtime,
+        log: log.child({ channel: adapter.id }),
+        dispatch: (inbound, dispatchOptions) => engine.handleTurn(inbound, dispatchOptions),
+        secrets,
+        filePath: (fileUrl) => (/^https?:\/\//.test(fileUrl) ? null : storage.pathOf(fileUrl)),
+        inbox,
+        requireOwner: (req) => requireOwner(req, { auth, db: store.db }),
+        reconcile: (chatbotId) => supervisor.reconcile(chatbotId),
+        mayRun: (chatbotId) => supervisor.mayRun(chatbotId),
+        transformOutbound: (message, turn) => registry.transformOutbound(message, turn),
+        env: options.env ?? process.env,
+      };
+      await adapter.start(channelContext);
+      inbox.register(adapter.id, (row) => adapter.handleUpdate(row));
+    }
+    let channelsStarted = false;
     if (!options.deferMigrations) await migrated;
     let server: FastifyInstance | undefined;
     return {
@@ -150,7 +202,14 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       mailer,
       registry,
       engine,
+      inbox,
+      supervisor,
       log,
+      async startChannels() {
+        await migrated;
+        channelsStarted = true;
+        await supervisor.start();
+      },
       async http() {
         server ??= await buildServer({
           db: store.db,
@@ -176,6 +235,10 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       },
       async close() {
         if (server) await server.close();
+        // Running handlers finish (new updates stay pending for the next start), then bots stop.
+        await inbox.close();
+        if (channelsStarted) await supervisor.stop();
+        for (const adapter of channelAdapters) await adapter.stop();
         await engine.close();
         await registry.dispose();
         await store.close();

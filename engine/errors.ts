@@ -12,7 +12,9 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'LIMIT_REACHED';
+  | 'LIMIT_REACHED'
+  /** A service Charla depends on (Telegram, Meta) could not be reached or failed. */
+  | 'UPSTREAM';
 
 const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -22,6 +24,7 @@ const STATUS: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   LIMIT_REACHED: 422,
+  UPSTREAM: 502,
 };
 
 /** An expected error with a user-facing message. */

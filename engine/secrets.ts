@@ -3,7 +3,7 @@
  * `<dataDir>/secret`, generated (32 random bytes, mode 0600) on first use (DESIGN.md: secrets at rest).
  * Encryption is AES-256-GCM from node:crypto with a random 12-byte IV per value.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,6 +24,15 @@ export class SecretBox {
 
   constructor(secret: string) {
     this.key = createHash('sha256').update(`charla:enc:${secret}`).digest();
+  }
+
+  /**
+   * A stable secret derived for one purpose and value (HMAC-SHA256 under the instance secret,
+   * base64url, 43 characters of `A-Za-z0-9_-`), e.g. a bot's webhook secret token. Nothing to
+   * store: every process with the same instance secret derives the same value.
+   */
+  derive(purpose: string, value: string): string {
+    return createHmac('sha256', this.key).update(`${purpose}\u0000${value}`).digest('base64url');
   }
 
   /** Encrypts `plain` to `v1.<iv>.<tag>.<ciphertext>` (base64url parts). */

@@ -204,5 +204,10 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   await app.register(ownerRoutes, deps);
   await app.register(fileRoutes, deps);
   for (const r of deps.registry.routes()) await app.register(r.plugin, { prefix: r.prefix });
+  // Channel adapters: webhooks under /channels/<id>, owner routes at the spec's /api/... paths.
+  for (const adapter of deps.registry.adapters.values()) {
+    if (adapter.routes) await app.register(adapter.routes, { prefix: `/channels/${adapter.id}` });
+    if (adapter.apiRoutes) await app.register(adapter.apiRoutes);
+  }
   return app;
 }

@@ -5,7 +5,7 @@
  * never breaks a turn. Registration is explicit: adapters/index.ts and plugins/index.ts are
  * hand-written arrays.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Logger } from '../logger.ts';
@@ -77,21 +77,120 @@ export interface RuntimeContext {
   db: Kysely<Database>;
   log: Logger;
   /** Hands a message to the engine and resolves with its answer. */
-  dispatch(inbound: InboundMessage): Promise<TurnResult>;
+  dispatch(inbound: InboundMessage, options?: DispatchOptions): Promise<TurnResult>;
   /** Absolute base URL of this server, when known. */
   publicUrl: string | undefined;
 }
 
-/** A channel adapter (DESIGN.md). */
+/** Options of {@link RuntimeContext.dispatch}. */
+export interface DispatchOptions {
+  /** Called with each piece of the reply as the LLM produces it. */
+  onToken?: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * What a channel adapter receives at start (issue 5): the runtime plus the services a channel
+ * needs to hold credentials, read stored files, keep its durable inbox and guard its owner routes.
+ */
+export interface ChannelContext extends RuntimeContext {
+  /** Encrypts and decrypts credentials at rest (AES-256-GCM, engine/secrets.ts). */
+  secrets: {
+    encrypt(plain: string): string;
+    decrypt(sealed: string): string;
+    /** A stable per-purpose secret (e.g. a webhook secret token), see engine/secrets.ts. */
+    derive(purpose: string, value: string): string;
+  };
+  /** Absolute path of a stored bot file's key (`chatbot_files.file_url`), or null for an http address. */
+  filePath(fileUrl: string): string | null;
+  /** The durable inbox: store an update before acknowledging it; handled in order per chat. */
+  inbox: ChannelInboxPort;
+  /** Resolves the signed-in owner of a request or throws 401 with the spec's text. */
+  requireOwner(req: FastifyRequest): Promise<{ id: string; email: string }>;
+  /** True when the bot's owner has days left (or a paid plan), so its channels may run (spec 001 §4). */
+  mayRun(chatbotId: string): Promise<boolean>;
+  /** Channel settings from the environment (e.g. `TELEGRAM_API_ROOT`); each adapter validates its own. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Asks the supervisor to reconcile one bot now (after a connect, a disconnect, a renewal). */
+  reconcile(chatbotId: string): Promise<void>;
+  /** Passes an outgoing message through the plugins' outbound transformers. */
+  transformOutbound(message: OutboundMessage, turn: TurnContext): Promise<OutboundMessage>;
+}
+
+/** The inbox as an adapter sees it (engine/channels/inbox.ts). */
+export interface ChannelInboxPort {
+  /**
+   * Stores an update (idempotent on `updateKey`) and queues it for the adapter's `handleUpdate`.
+   * @returns `stored`, or `duplicate` when the same key was stored before (nothing queued).
+   */
+  accept(update: {
+    channel: string;
+    chatbotId: string;
+    updateKey: string;
+    chatId: string;
+    payload: unknown;
+  }): Promise<'stored' | 'duplicate'>;
+  /** Queues the pending updates of a bot (after it connects): what a crash or a pause left behind. */
+  recover(channel: string, chatbotId?: string): Promise<number>;
+}
+
+/** A connection's health, shown to the owner (issue 5: a dead connection must be visible). */
+export interface ConnectionHealth {
+  /** `webhook` or `polling` for Telegram; adapters name their own. */
+  mode: string;
+  /**
+   * `connected`: receiving; `error`: configured but the last attempt failed (see `lastError`);
+   * `paused`: stopped by the supervisor (no days left); `disconnected`: no credentials.
+   */
+  state: 'connected' | 'error' | 'paused' | 'disconnected';
+  lastError: string | null;
+  /** ISO time of the last error. */
+  lastErrorAt: string | null;
+  /** ISO time of the last update received. */
+  lastUpdateAt: string | null;
+  /** Updates the channel holds for this bot and has not delivered (Telegram `pending_update_count`). */
+  pendingUpdates: number | null;
+}
+
+/**
+ * A channel adapter (DESIGN.md, issue 5). One adapter serves every bot connected to its channel
+ * in this process: the supervisor (engine/channels/supervisor.ts) asks which bots have
+ * credentials, connects those whose owner has days left and disconnects the others. Updates go
+ * through the durable inbox: the adapter's webhook or poller calls `ctx.inbox.accept` before it
+ * acknowledges, and the inbox calls `handleUpdate` in order per chat.
+ */
 export interface ChannelAdapter<Config = unknown> {
   id: string;
+  /** The stored connection config of one bot (decrypted), validated before `connect`. */
   configSchema: z.ZodType<Config>;
   capabilities: ChannelCapabilities;
-  start(config: Config, ctx: RuntimeContext): Promise<void>;
+  /** Boots the channel (no bot connected yet). */
+  start(ctx: ChannelContext): Promise<void>;
+  /** Bots that have this channel's credentials stored, whatever their owner's days. */
+  configured(): Promise<string[]>;
+  /** Bots connected in this process now. */
+  connected(): string[];
+  /** Connects one bot (idempotent). Errors are recorded in its health, not thrown. */
+  connect(chatbotId: string): Promise<void>;
+  /**
+   * Stops receiving for one bot (idempotent). `paused` keeps its credentials (no days left);
+   * otherwise the adapter also tells the channel (e.g. deletes the webhook).
+   */
+  disconnect(chatbotId: string, reason: 'paused' | 'removed' | 'shutdown'): Promise<void>;
+  /** Handles one stored update (called by the inbox, in order per chat). Throwing retries it later. */
+  handleUpdate(row: { chatbotId: string; chatId: string; payload: unknown }): Promise<void>;
+  /** The bot's connection health. */
+  health(chatbotId: string): Promise<ConnectionHealth>;
+  /** Sends a message to a follower of a bot (owner replies, broadcasts, reminders). */
+  send(chatbotId: string, chatId: string, message: OutboundMessage): Promise<void>;
+  /** Disconnects every bot and releases resources. */
   stop(): Promise<void>;
-  send(chatId: string, message: OutboundMessage): Promise<void>;
-  /** Webhook routes, mounted on an encapsulated instance under `/channels/<id>`. */
+  /**
+   * Routes: webhooks are mounted under `/channels/<id>`; `apiRoutes` at the root for the spec's
+   * `/api/...` paths (e.g. `/api/verify-telegram`).
+   */
   routes?: FastifyPluginAsync;
+  apiRoutes?: FastifyPluginAsync;
 }
 
 /** The state of a turn that plugin middleware sees. */

@@ -91,6 +91,8 @@ export interface ChatbotsTable {
   /** Encrypted at rest (engine/secrets.ts). */
   telegram_token: string | null;
   telegram_username: string | null;
+  /** The Telegram bot's numeric id (`getMe`), stored at connect time (issue 5). */
+  telegram_bot_id: string | null;
   phone_number: string | null;
   meta_verified: Generated<boolean>;
   meta_business_account_id: string | null;
@@ -153,6 +155,8 @@ export interface StoredTurnMeta {
   archivos: import('../schemas.ts').ArchivosBlock;
   offline: boolean;
   failed: boolean;
+  /** Media the follower sent with this turn (issue 5), by the channel's own file id. */
+  received?: Array<{ kind: string; channelFileId: string; mime: string | null }>;
 }
 
 /**
@@ -188,6 +192,26 @@ export interface IalandingsTable {
   created_at: Timestamp;
 }
 
+/**
+ * Issue 5: an update a channel delivered, stored before it is acknowledged and handled from here
+ * (the durable inbox, engine/channels/inbox.ts). `update_key` is the channel's own id (Telegram:
+ * `<bot id>:<update_id>`), unique per bot, so a redelivery is one row.
+ */
+export interface ChannelUpdatesTable {
+  id: Generated<string>;
+  channel: string;
+  chatbot_id: string;
+  update_key: string;
+  /** The chat (follower) the update belongs to; updates of one chat are handled in order. */
+  chat_id: string;
+  payload: Json<unknown>;
+  status: Generated<'pending' | 'done' | 'failed'>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  received_at: Timestamp;
+  handled_at: Date | string | null;
+}
+
 /** All tables, as Kysely sees them. */
 export interface Database {
   owners: OwnersTable;
@@ -201,6 +225,7 @@ export interface Database {
   followers: FollowersTable;
   conversation_messages: ConversationMessagesTable;
   ialandings: IalandingsTable;
+  channel_updates: ChannelUpdatesTable;
 }
 
 export type Owner = Selectable<OwnersTable>;

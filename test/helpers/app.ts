@@ -38,7 +38,13 @@ export function fakeLlm(
 /** Builds a Charla on a fresh test database. */
 export async function createTestApp(
   kind: StoreKind,
-  options: { llm?: LlmClient | null; now?: () => Date; mailer?: Mailer; env?: Record<string, string> } = {},
+  options: {
+    llm?: LlmClient | null;
+    now?: () => Date;
+    mailer?: Mailer;
+    env?: Record<string, string>;
+    supervisorIntervalMs?: number;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'charla-app-'));
   const store = await testStore(kind);
@@ -52,6 +58,9 @@ export async function createTestApp(
     store,
     skipMigrations: true,
     llm: options.llm ?? null,
+    // Channel settings come only from the test's env, never from the machine's.
+    env: { ...options.env },
+    ...(options.supervisorIntervalMs ? { supervisorIntervalMs: options.supervisorIntervalMs } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.mailer ? { mailer: options.mailer } : {}),
   });

@@ -87,3 +87,25 @@ export async function findOwnedChatbotByName(
     .orderBy('created_at')
     .executeTakeFirst();
 }
+
+/**
+ * The plan and expiry of each bot's owner (issue 5: channels run only while the owner has days).
+ * Bots without a profile come back with null plan and expiry.
+ */
+export async function ownerPlans(
+  db: Kysely<Database>,
+  chatbotIds: readonly string[],
+): Promise<Array<{ chatbotId: string; plan: string | null; expires_at: Date | string | null }>> {
+  if (chatbotIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('chatbots')
+    .leftJoin('user_profiles', 'user_profiles.user_id', 'chatbots.user_id')
+    .select(['chatbots.id as chatbotId', 'user_profiles.plan', 'user_profiles.expires_at'])
+    .where('chatbots.id', 'in', [...chatbotIds])
+    .execute();
+  return rows.map((r) => ({
+    chatbotId: r.chatbotId,
+    plan: r.plan ?? null,
+    expires_at: r.expires_at ?? null,
+  }));
+}

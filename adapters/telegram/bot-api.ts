@@ -1,0 +1,133 @@
+/**
+ * The Bot API side of the Telegram channel, on grammY's `Api` (https://core.telegram.org/bots/api):
+ * clients with `@grammyjs/auto-retry`, error descriptions, and sending a reply (text
+ * split at 4096 characters, files with the method their type needs, LIST offers as inline
+ * keyboards).
+ */
+import { autoRetry } from '@grammyjs/auto-retry';
+import { Api, GrammyError, HttpError, InlineKeyboard, InputFile } from 'grammy';
+import { splitText } from '../../engine/channels/split.ts';
+import type { OutboundMessage } from '../../engine/registry/index.ts';
+import type { Attachment } from '../../engine/schemas.ts';
+
+/** Bot API `sendMessage` limit, characters (UTF-16 units). */
+export const MAX_TEXT = 4096;
+/** Bot API caption limit, characters. */
+export const MAX_CAPTION = 1024;
+
+/**
+ * A Bot API client for sending. auto-retry waits `retry_after` on a 429 and retries 5xx and
+ * network failures with backoff (Bot API: "parameters.retry_after"), so no message is dropped to a
+ * flood limit; after `maxRetryAttempts` the call throws and the inbox retries the whole update.
+ * @param apiRoot e.g. `https://api.telegram.org` (no trailing slash) or a local Bot API server.
+ */
+export function sendingApi(token: string, apiRoot: string): Api {
+  const api = new Api(token, { apiRoot });
+  api.config.use(autoRetry({ maxRetryAttempts: 6, maxDelaySeconds: 120, rethrowHttpErrors: false }));
+  return api;
+}
+
+/**
+ * A Bot API client without retries, for `getUpdates` and checks whose failures must show.
+ * @param timeoutSeconds request time limit (grammY's default is 500 s; long polls need more than
+ *   their own `timeout`).
+ */
+export function plainApi(token: string, apiRoot: string, timeoutSeconds = 60): Api {
+  return new Api(token, { apiRoot, timeoutSeconds });
+}
+
+/** A short, owner-readable description of a Bot API or network failure (never the token). */
+export function describeError(err: unknown): string {
+  if (err instanceof GrammyError) return `${err.error_code}: ${err.description}`;
+  if (err instanceof HttpError) return `network: ${String((err.error as Error)?.message ?? err.message)}`;
+  const message = err instanceof Error ? err.message : String(err);
+  return message.replace(/bot\d+:[\w-]+/g, 'bot<token>');
+}
+
+/** True when Telegram refused the token (401 Unauthorized or 404 Not Found on the bot's path). */
+export function isTokenRejected(err: unknown): boolean {
+  return err instanceof GrammyError && (err.error_code === 401 || err.error_code === 404);
+}
+
+/** Where an attachment's bytes come from: a local path, or an http address Telegram fetches. */
+export type FileSource = { path: string } | { url: string };
+
+/**
+ * The Bot API method for an attachment (issue 5): images as photos, PDFs as documents, OGG/Opus
+ * audio as a voice note (what converted uploads are), other audio as audio, videos as videos.
+ */
+export function methodFor(
+  attachment: Pick<Attachment, 'type' | 'mime'>,
+): 'sendPhoto' | 'sendDocument' | 'sendVoice' | 'sendAudio' | 'sendVideo' {
+  switch (attachment.type) {
+    case 'image':
+      return 'sendPhoto';
+    case 'pdf':
+      return 'sendDocument';
+    case 'audio':
+      return /ogg|opus/i.test(attachment.mime) ? 'sendVoice' : 'sendAudio';
+    case 'video':
+      return 'sendVideo';
+  }
+}
+
+/**
+ * Sends a reply to a chat: the text in parts of at most 4096 characters, the LIST choices as an
+ * inline keyboard under the last part (callback data `f:<file id>`, at most 64 bytes), then the
+ * attachment with its caption. `telegramFileIds` caches the `file_id` Telegram returns for an
+ * uploaded file, so the same file is not uploaded to the same bot twice.
+ * @throws GrammyError or HttpError when Telegram refuses or cannot be reached after the retries.
+ */
+export async function sendReply(
+  api: Api,
+  chatId: string,
+  message: OutboundMessage,
+  resolveFile: (attachment: Attachment) => Promise<FileSource>,
+  telegramFileIds: Map<string, string>,
+): Promise<void> {
+  const parts = splitText(message.text, MAX_TEXT);
+  const keyboard =
+    message.choices && message.choices.length > 0
+      ? message.choices.reduce(
+          (kb, choice) => kb.text(choice.label.slice(0, 64), `f:${choice.id}`).row(),
+          new InlineKeyboard(),
+        )
+      : undefined;
+  for (const [i, part] of parts.entries()) {
+    const last = i === parts.length - 1;
+    await api.sendMessage(chatId, part, last && keyboard ? { reply_markup: keyboard } : {});
+  }
+  if (parts.length === 0 && keyboard) await api.sendMessage(chatId, '…', { reply_markup: keyboard });
+  const attachment = message.attachment;
+  if (!attachment) return;
+  const method = methodFor(attachment);
+  const caption = attachment.caption ? attachment.caption.slice(0, MAX_CAPTION) : undefined;
+  const cached = telegramFileIds.get(attachment.fileId);
+  const source = cached ? undefined : await resolveFile(attachment);
+  const input: string | InputFile =
+    cached ??
+    (source && 'url' in source
+      ? source.url
+      : new InputFile((source as { path: string }).path, attachment.name));
+  const other = caption ? { caption } : {};
+  const sent =
+    method === 'sendPhoto'
+      ? await api.sendPhoto(chatId, input, other)
+      : method === 'sendDocument'
+        ? await api.sendDocument(chatId, input, other)
+        : method === 'sendVoice'
+          ? await api.sendVoice(chatId, input, other)
+          : method === 'sendAudio'
+            ? await api.sendAudio(chatId, input, other)
+            : await api.sendVideo(chatId, input, other);
+  const media = sent as { photo?: Array<{ file_id: string }> } & Partial<
+    Record<'document' | 'voice' | 'audio' | 'video', { file_id: string }>
+  >;
+  const fileId =
+    media.photo?.at(-1)?.file_id ??
+    media.document?.file_id ??
+    media.voice?.file_id ??
+    media.audio?.file_id ??
+    media.video?.file_id;
+  if (fileId) telegramFileIds.set(attachment.fileId, fileId);
+}

@@ -1,0 +1,492 @@
+/**
+ * The Telegram channel (issue 5, spec 000 §2 and §7, spec 001 §4), on grammY's Bot API client.
+ *
+ * - **Receive**: with a public HTTPS address (`PUBLIC_URL`, or `TELEGRAM_MODE=webhook`) each bot
+ *   gets a webhook at `/channels/telegram/<chatbotId>` with its own `secret_token`; otherwise one
+ *   long-polling loop per bot ({@link Poller}), all in this process. Either way an update is stored
+ *   in the durable inbox before Telegram gets its acknowledgement, and handled from there, in
+ *   order per chat and once per `update_id`.
+ * - **Answer**: text goes through `engine.handleTurn`; `/start` gets the greeting in the bot's
+ *   language; replies are split at 4096 characters; files go out with the method their type needs;
+ *   a LIST offer becomes inline buttons and a tap sends that file; "typing…" shows while the LLM
+ *   works. Media without text is kept in the conversation and answered with a request for words.
+ * - **Connections** are started and stopped by the supervisor (engine/channels/supervisor.ts):
+ *   only bots whose owner has days left run; the token stays stored while paused.
+ */
+import type { Api } from 'grammy';
+import type { CallbackQuery, Message, Update } from 'grammy/types';
+import { z } from 'zod';
+import { DeferUpdate } from '../../engine/channels/inbox.ts';
+import { greeting } from '../../engine/conversation/texts.ts';
+import type {
+  ChannelAdapter,
+  ChannelContext,
+  ConnectionHealth,
+  InboundMessage,
+  OutboundMessage,
+  TurnResult,
+} from '../../engine/registry/index.ts';
+import { type Attachment, languageCode } from '../../engine/schemas.ts';
+import { publicFileUrl } from '../../engine/storage/index.ts';
+import { findFile } from '../../engine/store/queries/files.ts';
+import { persistTurn } from '../../engine/store/queries/messages.ts';
+import { telegramBotIds, telegramCredentials } from '../../engine/store/queries/telegram.ts';
+import { describeError, type FileSource, MAX_TEXT, plainApi, sendingApi, sendReply } from './bot-api.ts';
+import { ALLOWED_UPDATES, Poller } from './poller.ts';
+import { telegramApiRoutes } from './routes.ts';
+import { MEDIA_NAMES, MEDIA_RECEIVED, type ReceivedKind } from './texts.ts';
+import { chatIdOf } from './updates.ts';
+import { webhookRoutes } from './webhook.ts';
+
+/** The channel id: inbox rows, conversation messages and followers carry it. */
+export const TELEGRAM = 'telegram';
+
+/** Settings from the environment (README: configuration). */
+export const TelegramSettings = z.object({
+  /** Bot API server, e.g. a local `telegram-bot-api` or a test server. */
+  TELEGRAM_API_ROOT: z
+    .string()
+    .url()
+    .default('https://api.telegram.org')
+    .transform((u) => u.replace(/\/+$/, '')),
+  /** `auto`: webhooks when PUBLIC_URL is https, long polling otherwise. */
+  TELEGRAM_MODE: z.enum(['auto', 'webhook', 'polling']).default('auto'),
+  /** Long-polling `getUpdates` timeout, seconds. */
+  TELEGRAM_POLL_TIMEOUT_S: z.coerce.number().int().min(0).max(50).default(25),
+});
+export type TelegramSettings = z.infer<typeof TelegramSettings>;
+
+/** A bot's stored connection (token decrypted). */
+export const TelegramConfig = z.object({
+  token: z.string().regex(/^\d+:[\w-]+$/),
+  username: z.string().min(1),
+  botId: z.string().nullable(),
+});
+export type TelegramConfig = z.infer<typeof TelegramConfig>;
+
+/** One connected bot. */
+interface Connection {
+  chatbotId: string;
+  config: TelegramConfig;
+  /** Numeric id of the Telegram bot (from the token's prefix, confirmed by getMe at connect). */
+  botId: string;
+  api: Api;
+  mode: 'webhook' | 'polling';
+  poller: Poller | undefined;
+  /** Telegram `file_id` of each stored file already uploaded to this bot. */
+  fileIds: Map<string, string>;
+  lastUpdateAt: Date | null;
+}
+
+/** What {@link TelegramAdapter} exposes beyond the registry interface (routes and tests use it). */
+export interface TelegramAdapter extends ChannelAdapter<TelegramConfig> {
+  /** The settings in force (after `start`). */
+  settings(): TelegramSettings;
+  /** The receiving mode of this process. */
+  mode(): 'webhook' | 'polling';
+  /** The webhook URL of a bot (webhook mode). */
+  webhookUrl(chatbotId: string): string;
+  /** The webhook secret token of a bot. */
+  webhookSecret(chatbotId: string): string;
+  /** The connection of a bot, if connected here. */
+  connection(chatbotId: string): { botId: string; api: Api } | undefined;
+  /** The runtime (after `start`). */
+  context(): ChannelContext;
+  /** Records a failure for the owner to see. */
+  recordError(chatbotId: string, message: string): void;
+  /** Records that an update arrived. */
+  touch(chatbotId: string): void;
+}
+
+/** Creates the Telegram adapter (one per app). */
+export function createTelegramAdapter(): TelegramAdapter {
+  let ctx: ChannelContext | undefined;
+  let settings: TelegramSettings | undefined;
+  const connections = new Map<string, Connection>();
+  /** Last failure per bot (connect failures included), for the owner's health view. */
+  const errors = new Map<string, { message: string; at: Date }>();
+
+  const need = () => {
+    if (!ctx || !settings) throw new Error('telegram adapter used before start()');
+    return { ctx, settings };
+  };
+  const mode = (): 'webhook' | 'polling' => {
+    const { ctx, settings } = need();
+    if (settings.TELEGRAM_MODE !== 'auto') return settings.TELEGRAM_MODE;
+    return ctx.publicUrl?.startsWith('https://') ? 'webhook' : 'polling';
+  };
+  const recordError = (chatbotId: string, message: string) => {
+    errors.set(chatbotId, { message, at: new Date() });
+    ctx?.log.warn({ channel: TELEGRAM, chatbotId, error: message }, 'telegram connection problem');
+  };
+
+  async function loadConfig(chatbotId: string) {
+    const { ctx } = need();
+    const row = await telegramCredentials(ctx.db, chatbotId);
+    if (!row?.telegram_token || !row.telegram_username) return undefined;
+    const config = TelegramConfig.parse({
+      token: ctx.secrets.decrypt(row.telegram_token),
+      username: row.telegram_username,
+      botId: row.telegram_bot_id,
+    });
+    return { row, config };
+  }
+
+  /** Where an attachment's bytes are: the stored file on disk, or its public address. */
+  async function resolveFile(attachment: Attachment): Promise<FileSource> {
+    const { ctx } = need();
+    const file = await findFile(ctx.db, attachment.fileId);
+    const path = file ? ctx.filePath(file.file_url) : null;
+    if (path) return { path };
+    return { url: file ? publicFileUrl(file.file_url, ctx.publicUrl) : attachment.url };
+  }
+
+  /** Shows "typing…" until `done` settles (Bot API: an action lasts 5 s or until a message). */
+  async function whileTyping<T>(api: Api, chatId: string, work: Promise<T>): Promise<T> {
+    const ping = () => api.sendChatAction(chatId, 'typing').catch(() => {});
+    void ping();
+    const timer = setInterval(ping, 4500);
+    try {
+      return await work;
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  async function deliver(
+    conn: Connection,
+    chatId: string,
+    result: TurnResult,
+    turn: Parameters<ChannelContext['transformOutbound']>[1],
+  ) {
+    const { ctx } = need();
+    const archivos = result.contenedorEmpatico.archivos;
+    const base: OutboundMessage = {
+      text: result.reply,
+      attachment: result.attachment,
+      ...(archivos.action === 'LIST'
+        ? { choices: archivos.lista.map((f) => ({ id: f.id, label: f.file_name })) }
+        : {}),
+    };
+    const message = await ctx.transformOutbound(base, turn);
+    await sendReply(conn.api, chatId, message, resolveFile, conn.fileIds);
+  }
+
+  async function answerText(
+    conn: Connection,
+    bot: { id: string; user_id: string; business_name: string; idioma: string },
+    chatId: string,
+    inbound: InboundMessage,
+  ) {
+    const { ctx } = need();
+    const result = await whileTyping(conn.api, chatId, ctx.dispatch(inbound));
+    await deliver(conn, chatId, result, { inbound, bot });
+  }
+
+  async function handleMessage(conn: Connection, message: Message) {
+    const { ctx } = need();
+    const loaded = await telegramCredentials(ctx.db, conn.chatbotId);
+    if (!loaded) return; // the bot was deleted: nothing to answer
+    const bot = {
+      id: loaded.id,
+      user_id: loaded.user_id,
+      business_name: loaded.business_name,
+      idioma: loaded.idioma,
+    };
+    const lang = languageCode(bot.idioma);
+    const chatId = String(message.chat.id);
+    const follower = { id: chatId, username: message.from?.username ?? message.from?.first_name ?? null };
+    const messageId = `${chatId}:${message.message_id}`;
+    const text = (message.text ?? message.caption ?? '').trim();
+    const received = receivedMedia(message);
+
+    if (/^\/start(@\w+)?(\s|$)/.test(text)) {
+      const hello = greeting(lang, bot.business_name);
+      await persistTurn(ctx.db, {
+        chatbotId: bot.id,
+        channel: TELEGRAM,
+        userId: chatId,
+        username: follower.username,
+        messageId,
+        userText: text,
+        botText: hello,
+        meta: {
+          attachment: null,
+          archivosEnviados: [],
+          archivos: { action: 'NONE', lista: [] },
+          offline: false,
+          failed: false,
+        },
+      });
+      await sendReply(conn.api, chatId, { text: hello }, resolveFile, conn.fileIds);
+      return;
+    }
+    if (text) {
+      await answerText(conn, bot, chatId, {
+        chatbotId: bot.id,
+        channel: TELEGRAM,
+        follower,
+        text,
+        messageId,
+        ...(received ? { attachments: [{ type: received.kind, mime: received.mime ?? undefined }] } : {}),
+      });
+      return;
+    }
+    // Media without words: kept in the conversation for the owner, and the follower is asked to write.
+    const kind = received?.kind ?? 'other';
+    const reply = MEDIA_RECEIVED[lang].replace('{media}', MEDIA_NAMES[lang][kind]);
+    const { duplicate } = await persistTurn(ctx.db, {
+      chatbotId: bot.id,
+      channel: TELEGRAM,
+      userId: chatId,
+      username: follower.username,
+      messageId,
+      userText: `[${MEDIA_NAMES[lang][kind]}]`,
+      botText: reply,
+      meta: {
+        attachment: null,
+        archivosEnviados: [],
+        archivos: { action: 'NONE', lista: [] },
+        offline: false,
+        failed: false,
+        ...(received ? { received: [{ kind, channelFileId: received.fileId, mime: received.mime }] } : {}),
+      },
+    });
+    void duplicate; // a handled-but-unsent update is answered again: that is the point of the inbox
+    await sendReply(conn.api, chatId, { text: reply }, resolveFile, conn.fileIds);
+  }
+
+  async function handleCallback(conn: Connection, query: CallbackQuery) {
+    const { ctx } = need();
+    await conn.api.answerCallbackQuery(query.id).catch(() => {});
+    const data = query.data ?? '';
+    if (!data.startsWith('f:')) return;
+    const fileId = data.slice(2);
+    const loaded = await telegramCredentials(ctx.db, conn.chatbotId);
+    if (!loaded) return;
+    const chatId = String(query.message?.chat.id ?? query.from.id);
+    const label =
+      query.message && 'reply_markup' in query.message
+        ? query.message.reply_markup?.inline_keyboard
+            .flat()
+            .find((b) => 'callback_data' in b && b.callback_data === data)?.text
+        : undefined;
+    const file = label ? undefined : await findFile(ctx.db, fileId);
+    const text = label ?? file?.file_name;
+    if (!text) return;
+    await answerText(
+      conn,
+      { id: loaded.id, user_id: loaded.user_id, business_name: loaded.business_name, idioma: loaded.idioma },
+      chatId,
+      {
+        chatbotId: loaded.id,
+        channel: TELEGRAM,
+        follower: { id: chatId, username: query.from.username ?? query.from.first_name ?? null },
+        text,
+        messageId: `cb:${query.id}`,
+        offered: [fileId],
+      },
+    );
+  }
+
+  const adapter: TelegramAdapter = {
+    id: TELEGRAM,
+    configSchema: TelegramConfig,
+    capabilities: { maxTextLength: MAX_TEXT, voiceNotes: true, choices: true, streaming: false },
+
+    async start(context) {
+      ctx = context;
+      const parsed = TelegramSettings.safeParse(context.env);
+      if (!parsed.success)
+        throw new Error(
+          `Invalid Telegram settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
+      settings = parsed.data;
+      if (mode() === 'webhook' && !context.publicUrl)
+        throw new Error('TELEGRAM_MODE=webhook needs PUBLIC_URL (the address Telegram posts updates to)');
+    },
+
+    configured: () => telegramBotIds(need().ctx.db),
+
+    connected: () => [...connections.keys()],
+
+    async connect(chatbotId) {
+      const { ctx, settings } = need();
+      if (connections.has(chatbotId)) return;
+      const loaded = await loadConfig(chatbotId).catch((err: unknown) => {
+        recordError(chatbotId, `stored token unreadable: ${describeError(err)}`);
+        return undefined;
+      });
+      if (!loaded) return;
+      const { config } = loaded;
+      const botId = config.botId ?? config.token.split(':')[0]!;
+      const api = sendingApi(config.token, settings.TELEGRAM_API_ROOT);
+      const check = plainApi(config.token, settings.TELEGRAM_API_ROOT);
+      const conn: Connection = {
+        chatbotId,
+        config,
+        botId,
+        api,
+        mode: mode(),
+        poller: undefined,
+        fileIds: new Map(),
+        lastUpdateAt: null,
+      };
+      try {
+        if (conn.mode === 'webhook') {
+          await check.setWebhook(adapter.webhookUrl(chatbotId), {
+            secret_token: adapter.webhookSecret(chatbotId),
+            allowed_updates: [...ALLOWED_UPDATES],
+          });
+        } else {
+          // A webhook left from another deployment would make getUpdates fail with 409.
+          await check.deleteWebhook();
+          conn.poller = new Poller(
+            check,
+            async (update) => {
+              await ctx.inbox.accept({
+                channel: TELEGRAM,
+                chatbotId,
+                updateKey: `${botId}:${update.update_id}`,
+                chatId: chatIdOf(update),
+                payload: update,
+              });
+              conn.lastUpdateAt = new Date();
+            },
+            (message) => recordError(chatbotId, message),
+            { timeoutSeconds: settings.TELEGRAM_POLL_TIMEOUT_S },
+          );
+        }
+      } catch (err) {
+        recordError(chatbotId, describeError(err));
+        return; // not connected: the supervisor tries again at its next pass
+      }
+      errors.delete(chatbotId);
+      connections.set(chatbotId, conn);
+      conn.poller?.start();
+      await ctx.inbox.recover(TELEGRAM, chatbotId);
+    },
+
+    async disconnect(chatbotId, reason) {
+      const conn = connections.get(chatbotId);
+      if (!conn) return;
+      connections.delete(chatbotId);
+      await conn.poller?.stop();
+      if (conn.mode === 'webhook' && reason !== 'shutdown') {
+        // Paused or removed: Telegram stops posting (updates wait at Telegram up to 24 h).
+        await plainApi(conn.config.token, need().settings.TELEGRAM_API_ROOT)
+          .deleteWebhook()
+          .catch((err: unknown) => recordError(chatbotId, describeError(err)));
+      }
+    },
+
+    async handleUpdate(row) {
+      const conn = connections.get(row.chatbotId);
+      if (!conn) throw new DeferUpdate('bot not connected in this process');
+      const update = row.payload as Update;
+      if (update.message) await handleMessage(conn, update.message);
+      else if (update.callback_query) await handleCallback(conn, update.callback_query);
+    },
+
+    async health(chatbotId): Promise<ConnectionHealth> {
+      const { ctx, settings } = need();
+      const conn = connections.get(chatbotId);
+      const error = errors.get(chatbotId);
+      const base = {
+        mode: mode(),
+        lastError: error?.message ?? null,
+        lastErrorAt: error?.at.toISOString() ?? null,
+        lastUpdateAt: conn?.lastUpdateAt?.toISOString() ?? null,
+        pendingUpdates: null as number | null,
+      };
+      if (!conn) {
+        const configured = (await telegramCredentials(ctx.db, chatbotId))?.telegram_token;
+        if (!configured) return { ...base, state: 'disconnected' };
+        return { ...base, state: (await ctx.mayRun(chatbotId)) ? 'error' : 'paused' };
+      }
+      if (conn.mode === 'polling') {
+        const s = conn.poller!.state;
+        return {
+          ...base,
+          lastError: s.lastError ?? base.lastError,
+          lastErrorAt: s.lastErrorAt?.toISOString() ?? base.lastErrorAt,
+          state: s.lastError ? 'error' : 'connected',
+        };
+      }
+      // Webhook: ask Telegram what it sees (Bot API getWebhookInfo: url, pending_update_count,
+      // last_error_date, last_error_message).
+      try {
+        const info = await plainApi(conn.config.token, settings.TELEGRAM_API_ROOT).getWebhookInfo();
+        const expected = adapter.webhookUrl(chatbotId);
+        const recentError =
+          info.last_error_date !== undefined && Date.now() / 1000 - info.last_error_date < 3600
+            ? (info.last_error_message ?? 'error')
+            : null;
+        const wrongUrl = info.url !== expected ? `webhook apunta a "${info.url || '(ninguno)'}"` : null;
+        return {
+          ...base,
+          pendingUpdates: info.pending_update_count,
+          lastError: wrongUrl ?? info.last_error_message ?? base.lastError,
+          lastErrorAt:
+            info.last_error_date !== undefined
+              ? new Date(info.last_error_date * 1000).toISOString()
+              : base.lastErrorAt,
+          state: wrongUrl || recentError ? 'error' : 'connected',
+        };
+      } catch (err) {
+        return {
+          ...base,
+          lastError: describeError(err),
+          lastErrorAt: new Date().toISOString(),
+          state: 'error',
+        };
+      }
+    },
+
+    async send(chatbotId, chatId, message) {
+      const conn = connections.get(chatbotId);
+      if (!conn) throw new Error(`telegram bot ${chatbotId} is not connected`);
+      await sendReply(conn.api, chatId, message, resolveFile, conn.fileIds);
+    },
+
+    async stop() {
+      await Promise.allSettled([...connections.keys()].map((id) => adapter.disconnect(id, 'shutdown')));
+    },
+
+    routes: webhookRoutes(() => adapter),
+    apiRoutes: telegramApiRoutes(() => adapter),
+
+    settings: () => need().settings,
+    mode,
+    webhookUrl: (chatbotId) => `${need().ctx.publicUrl}/channels/telegram/${encodeURIComponent(chatbotId)}`,
+    webhookSecret: (chatbotId) => need().ctx.secrets.derive('telegram-webhook', chatbotId),
+    connection: (chatbotId) => {
+      const c = connections.get(chatbotId);
+      return c ? { botId: c.botId, api: c.api } : undefined;
+    },
+    context: () => need().ctx,
+    recordError,
+    touch: (chatbotId) => {
+      const c = connections.get(chatbotId);
+      if (c) c.lastUpdateAt = new Date();
+    },
+  };
+  return adapter;
+}
+
+/** The media a follower's message carries, if any (the largest photo size). */
+function receivedMedia(message: Message): { kind: ReceivedKind; fileId: string; mime: string | null } | null {
+  if (message.voice)
+    return { kind: 'voice', fileId: message.voice.file_id, mime: message.voice.mime_type ?? null };
+  if (message.audio)
+    return { kind: 'audio', fileId: message.audio.file_id, mime: message.audio.mime_type ?? null };
+  if (message.photo?.length)
+    return { kind: 'photo', fileId: message.photo.at(-1)!.file_id, mime: 'image/jpeg' };
+  if (message.video)
+    return { kind: 'video', fileId: message.video.file_id, mime: message.video.mime_type ?? null };
+  if (message.video_note) return { kind: 'video', fileId: message.video_note.file_id, mime: 'video/mp4' };
+  if (message.document)
+    return { kind: 'document', fileId: message.document.file_id, mime: message.document.mime_type ?? null };
+  if (message.sticker) return { kind: 'sticker', fileId: message.sticker.file_id, mime: null };
+  return null;
+}

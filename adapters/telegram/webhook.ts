@@ -1,0 +1,62 @@
+/**
+ * `POST /channels/telegram/:chatbotId`: Telegram's webhook for one bot (issue 5; Bot API
+ * setWebhook). The request must carry the bot's secret in `X-Telegram-Bot-Api-Secret-Token`
+ * (compared in constant time); anything else is refused with 401 and stored nowhere. A valid
+ * update is stored in the durable inbox and only then acknowledged with 200, so Telegram
+ * redelivers whatever a crash kept from being stored; a redelivered `update_id` is stored once.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Update } from 'grammy/types';
+import { z } from 'zod';
+import type { TelegramAdapter } from './index.ts';
+import { chatIdOf } from './updates.ts';
+
+/** The part of an Update the route checks; the rest is stored as it came (Bot API `Update`). */
+const UpdateBody = z.looseObject({ update_id: z.number().int().nonnegative() });
+
+/** The Bot API's header for the webhook secret (setWebhook `secret_token`). */
+export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+
+/** Constant-time string comparison (a length mismatch is a plain false). */
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function webhookRoutes(adapter: () => TelegramAdapter): FastifyPluginAsync {
+  return async (app) => {
+    app.post<{ Params: { chatbotId: string } }>(
+      '/:chatbotId',
+      {
+        config: { public: true },
+        schema: { hide: true },
+        bodyLimit: 1_048_576,
+      },
+      async (req, reply) => {
+        const telegram = adapter();
+        const { chatbotId } = req.params;
+        const header = req.headers[SECRET_HEADER];
+        if (typeof header !== 'string' || !same(header, telegram.webhookSecret(chatbotId)))
+          return reply.code(401).send({ error: 'bad secret token' });
+        const conn = telegram.connection(chatbotId);
+        // Not connected here (paused, removed): Telegram retries later; the supervisor has
+        // deleted the webhook or will set it again.
+        if (!conn) return reply.code(503).send({ error: 'bot not connected' });
+        const parsed = UpdateBody.safeParse(req.body);
+        if (!parsed.success) return reply.code(400).send({ error: 'not a Telegram update' });
+        const update = parsed.data as unknown as Update;
+        await telegram.context().inbox.accept({
+          channel: 'telegram',
+          chatbotId,
+          updateKey: `${conn.botId}:${update.update_id}`,
+          chatId: chatIdOf(update),
+          payload: parsed.data,
+        });
+        telegram.touch(chatbotId);
+        return reply.code(200).send({});
+      },
+    );
+  };
+}

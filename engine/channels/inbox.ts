@@ -1,0 +1,141 @@
+/**
+ * The durable inbox (issue 5). Channels store every update before they acknowledge it; the
+ * inbox then hands it to its adapter's `handleUpdate`, one at a time per chat (a follower's burst
+ * is answered in order) and in parallel across chats. A handler that throws is retried with
+ * backoff; after `maxAttempts` the update is marked `failed` with its error for the operator.
+ * A {@link DeferUpdate} leaves the row pending without counting an attempt (the bot is not
+ * connected here, e.g. paused for lack of days): `recover` queues it again when the bot connects,
+ * and on every start, so a crash between storing and answering loses nothing.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from '../logger.ts';
+import type { ChannelInboxPort } from '../registry/index.ts';
+import type { Database } from '../store/database.ts';
+import {
+  type InboxRow,
+  markUpdateDone,
+  markUpdateFailed,
+  pendingUpdates,
+  storeUpdate,
+} from '../store/queries/inbox.ts';
+
+/** Handles one stored update; throwing retries it. */
+export type UpdateHandler = (row: InboxRow) => Promise<void>;
+
+/** Thrown by a handler to leave an update pending for later (no attempt counted). */
+export class DeferUpdate extends Error {
+  override name = 'DeferUpdate';
+}
+
+/** Options of {@link ChannelInbox}. */
+export interface InboxOptions {
+  /** Attempts before an update is marked failed (default 5). */
+  maxAttempts?: number;
+  /** Wait before retry `attempt` (1-based), ms (default 1 s, 2 s, 4 s, … capped at 30 s). */
+  retryDelayMs?: (attempt: number) => number;
+}
+
+export class ChannelInbox implements ChannelInboxPort {
+  private readonly handlers = new Map<string, UpdateHandler>();
+  /** The tail of each chat's queue, keyed `channel\0chatbot\0chat`. */
+  private readonly chains = new Map<string, Promise<void>>();
+  /** Rows queued or running in this process (so `recover` does not queue them twice). */
+  private readonly queued = new Set<string>();
+  private readonly maxAttempts: number;
+  private readonly retryDelayMs: (attempt: number) => number;
+  private closed = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly log: Logger,
+    options: InboxOptions = {},
+  ) {
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.retryDelayMs = options.retryDelayMs ?? ((n) => Math.min(30_000, 1000 * 2 ** (n - 1)));
+  }
+
+  /** Sets the handler of a channel's updates (the adapter's `handleUpdate`). */
+  register(channel: string, handler: UpdateHandler): void {
+    this.handlers.set(channel, handler);
+  }
+
+  /** Stores an update (one row per `updateKey`) and queues it; see {@link ChannelInboxPort.accept}. */
+  async accept(update: Parameters<ChannelInboxPort['accept']>[0]): Promise<'stored' | 'duplicate'> {
+    const row = await storeUpdate(this.db, update);
+    if (!row) return 'duplicate';
+    this.enqueue(row);
+    return 'stored';
+  }
+
+  /** Queues the pending rows of a channel (and bot); returns how many were queued. */
+  async recover(channel: string, chatbotId?: string): Promise<number> {
+    const rows = await pendingUpdates(this.db, channel, chatbotId ? { chatbotId } : {});
+    let n = 0;
+    for (const row of rows) {
+      if (this.queued.has(row.id)) continue;
+      this.enqueue(row);
+      n++;
+    }
+    if (n > 0) this.log.info({ channel, chatbotId, count: n }, 'pending channel updates queued');
+    return n;
+  }
+
+  /** Resolves when every queued update has been handled (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
+  }
+
+  /** Stops taking new work and waits up to `timeoutMs` for the running handlers. */
+  async close(timeoutMs = 5000): Promise<void> {
+    this.closed = true;
+    await Promise.race([this.idle(), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+  }
+
+  private enqueue(row: InboxRow): void {
+    if (this.closed) return; // stays pending; the next start handles it
+    const key = `${row.channel}\u0000${row.chatbotId}\u0000${row.chatId}`;
+    this.queued.add(row.id);
+    const next = (this.chains.get(key) ?? Promise.resolve())
+      .then(() => this.run(row))
+      .finally(() => {
+        this.queued.delete(row.id);
+        if (this.chains.get(key) === next) this.chains.delete(key);
+      });
+    this.chains.set(key, next);
+  }
+
+  /** Handles one row with retries; never throws (errors are logged and stored). */
+  private async run(row: InboxRow): Promise<void> {
+    const handler = this.handlers.get(row.channel);
+    if (!handler) {
+      this.log.warn({ channel: row.channel }, 'no handler for a stored channel update; left pending');
+      return;
+    }
+    let attempt = row.attempts;
+    for (;;) {
+      if (this.closed) return;
+      try {
+        await handler(row);
+        await markUpdateDone(this.db, row.id);
+        return;
+      } catch (err) {
+        if (err instanceof DeferUpdate) return;
+        attempt++;
+        const final = attempt >= this.maxAttempts;
+        const message = err instanceof Error ? err.message : String(err);
+        this.log.warn(
+          { err, channel: row.channel, chatbotId: row.chatbotId, updateKey: row.updateKey, attempt, final },
+          final ? 'channel update failed for good' : 'channel update failed; retrying',
+        );
+        try {
+          await markUpdateFailed(this.db, row.id, message, final);
+        } catch (storeErr) {
+          this.log.error({ err: storeErr }, 'could not record a failed channel update');
+          return;
+        }
+        if (final) return;
+        await new Promise((r) => setTimeout(r, this.retryDelayMs(attempt)));
+      }
+    }
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The channel supervisor (issue 5): keeps each adapter's connected bots equal to the bots that
+ * have credentials and whose owner has days left (spec 001 §4: at 0 days the bot goes quiet and
+ * keeps its token; on renewal it reconnects by itself). It reconciles every `intervalMs`
+ * (default 30 s, so a renewal or a coupon brings a bot back within a minute) and at once when a
+ * route asks (`reconcile(chatbotId)` after a connect, a disconnect or a payment).
+ */
+import type { Kysely } from 'kysely';
+import { isPaid } from '../auth/profiles.ts';
+import type { Logger } from '../logger.ts';
+import type { ChannelAdapter } from '../registry/index.ts';
+import type { Database } from '../store/database.ts';
+import { ownerPlans } from '../store/queries/chatbots.ts';
+
+/** Options of {@link ChannelSupervisor}. */
+export interface SupervisorOptions {
+  /** Time between full reconciliations, ms (default 30 000). */
+  intervalMs?: number;
+  /** The clock (tests move it). */
+  now?: () => Date;
+}
+
+export class ChannelSupervisor {
+  private timer: NodeJS.Timeout | undefined;
+  /** Serialises work on one bot, keyed `adapter\0chatbot`. */
+  private readonly locks = new Map<string, Promise<void>>();
+  private readonly now: () => Date;
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly log: Logger,
+    private readonly adapters: ReadonlyArray<ChannelAdapter<never>>,
+    private readonly options: SupervisorOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** Reconciles every bot now, then every `intervalMs`. */
+  async start(): Promise<void> {
+    await this.reconcileAll();
+    this.timer = setInterval(() => {
+      this.running = this.reconcileAll().catch((err) =>
+        this.log.error({ err }, 'channel reconciliation failed; retrying at the next interval'),
+      );
+    }, this.options.intervalMs ?? 30_000);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and disconnects every bot (their credentials stay). */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    for (const adapter of this.adapters) {
+      await Promise.allSettled(adapter.connected().map((id) => adapter.disconnect(id, 'shutdown')));
+    }
+  }
+
+  /** Brings every adapter's connections in line with credentials and days. */
+  async reconcileAll(): Promise<void> {
+    for (const adapter of this.adapters) {
+      const configured = await adapter.configured();
+      const allowed = await this.allowed(configured);
+      const connected = new Set(adapter.connected());
+      const work: Array<Promise<void>> = [];
+      for (const id of configured) {
+        if (allowed.has(id) && !connected.has(id)) work.push(this.apply(adapter, id, 'connect'));
+        if (!allowed.has(id) && connected.has(id)) work.push(this.apply(adapter, id, 'paused'));
+      }
+      const known = new Set(configured);
+      for (const id of connected) if (!known.has(id)) work.push(this.apply(adapter, id, 'removed'));
+      await Promise.all(work);
+    }
+  }
+
+  /** Reconciles one bot on every adapter now (after a connect, a disconnect or a renewal). */
+  async reconcile(chatbotId: string): Promise<void> {
+    for (const adapter of this.adapters) {
+      const configured = (await adapter.configured()).includes(chatbotId);
+      const allowed = configured && (await this.allowed([chatbotId])).has(chatbotId);
+      const connected = adapter.connected().includes(chatbotId);
+      if (allowed && !connected) await this.apply(adapter, chatbotId, 'connect');
+      else if (!allowed && connected) await this.apply(adapter, chatbotId, configured ? 'paused' : 'removed');
+    }
+  }
+
+  /** True when the bot's owner has days left (or a paid plan), so its channels may run. */
+  async mayRun(chatbotId: string): Promise<boolean> {
+    return (await this.allowed([chatbotId])).has(chatbotId);
+  }
+
+  private async allowed(ids: readonly string[]): Promise<Set<string>> {
+    const now = this.now();
+    const plans = await ownerPlans(this.db, ids);
+    return new Set(plans.filter((p) => isPaid(p, now)).map((p) => p.chatbotId));
+  }
+
+  private apply(
+    adapter: ChannelAdapter<never>,
+    chatbotId: string,
+    action: 'connect' | 'paused' | 'removed',
+  ): Promise<void> {
+    const key = `${adapter.id}\u0000${chatbotId}`;
+    const next = (this.locks.get(key) ?? Promise.resolve())
+      .then(async () => {
+        const connected = adapter.connected().includes(chatbotId);
+        if (action === 'connect' && !connected) {
+          this.log.info({ channel: adapter.id, chatbotId }, 'connecting bot');
+          await adapter.connect(chatbotId);
+        } else if (action !== 'connect' && connected) {
+          this.log.info({ channel: adapter.id, chatbotId, reason: action }, 'disconnecting bot');
+          await adapter.disconnect(chatbotId, action);
+        }
+      })
+      .catch((err) => this.log.error({ err, channel: adapter.id, chatbotId }, `bot ${action} failed`))
+      .finally(() => {
+        if (this.locks.get(key) === next) this.locks.delete(key);
+      });
+    this.locks.set(key, next);
+    return next;
+  }
+}

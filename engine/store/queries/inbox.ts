@@ -1,0 +1,119 @@
+/**
+ * The durable inbox of channel updates (issue 5; table `channel_updates`). An adapter stores an
+ * update before acknowledging it ({@link storeUpdate}), then the inbox (engine/channels/inbox.ts)
+ * handles it and marks it done or failed. A row left `pending` by a crash is handled on the next
+ * start ({@link pendingUpdates}).
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../database.ts';
+
+/** An update read back from the inbox. */
+export interface InboxRow {
+  /** The row id (a bigint, as text). */
+  id: string;
+  channel: string;
+  chatbotId: string;
+  updateKey: string;
+  chatId: string;
+  payload: unknown;
+  attempts: number;
+}
+
+/** What {@link storeUpdate} stores. */
+export interface UpdateToStore {
+  channel: string;
+  chatbotId: string;
+  /** The channel's own id of the update, unique per bot (Telegram: `<bot id>:<update_id>`). */
+  updateKey: string;
+  chatId: string;
+  payload: unknown;
+}
+
+/**
+ * Stores an update unless the same `(channel, chatbot, updateKey)` is already stored.
+ * @returns the new row, or null for a redelivery (already stored: nothing to do).
+ */
+export async function storeUpdate(db: Kysely<Database>, update: UpdateToStore): Promise<InboxRow | null> {
+  const row = await db
+    .insertInto('channel_updates')
+    .values({
+      channel: update.channel,
+      chatbot_id: update.chatbotId,
+      update_key: update.updateKey,
+      chat_id: update.chatId,
+      payload: JSON.stringify(update.payload),
+    })
+    .onConflict((oc) => oc.columns(['channel', 'chatbot_id', 'update_key']).doNothing())
+    .returning(sql<string>`id::text`.as('id'))
+    .executeTakeFirst();
+  if (!row) return null;
+  return { ...update, id: row.id, attempts: 0 };
+}
+
+/**
+ * Pending updates of a channel (optionally of one bot), oldest first: what a crash left behind.
+ * @param limit at most this many rows.
+ */
+export async function pendingUpdates(
+  db: Kysely<Database>,
+  channel: string,
+  options: { chatbotId?: string; limit?: number } = {},
+): Promise<InboxRow[]> {
+  let q = db
+    .selectFrom('channel_updates')
+    .select([
+      sql<string>`id::text`.as('id'),
+      'channel',
+      'chatbot_id',
+      'update_key',
+      'chat_id',
+      'payload',
+      'attempts',
+    ])
+    .where('channel', '=', channel)
+    .where('status', '=', 'pending');
+  if (options.chatbotId) q = q.where('chatbot_id', '=', options.chatbotId);
+  const rows = await q
+    .orderBy('id')
+    .limit(options.limit ?? 1000)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    channel: r.channel,
+    chatbotId: r.chatbot_id,
+    updateKey: r.update_key,
+    chatId: r.chat_id,
+    payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
+    attempts: r.attempts,
+  }));
+}
+
+/** Marks an update handled. */
+export async function markUpdateDone(db: Kysely<Database>, id: string): Promise<void> {
+  await db
+    .updateTable('channel_updates')
+    .set({ status: 'done', handled_at: new Date(), last_error: null })
+    .where(sql<string>`id::text`, '=', id)
+    .execute();
+}
+
+/**
+ * Records a failed attempt; after the last allowed attempt the update is `failed` and stays in
+ * the table for the operator (`last_error` says why).
+ */
+export async function markUpdateFailed(
+  db: Kysely<Database>,
+  id: string,
+  error: string,
+  final: boolean,
+): Promise<void> {
+  await db
+    .updateTable('channel_updates')
+    .set({
+      attempts: sql`attempts + 1`,
+      last_error: error.slice(0, 1000),
+      ...(final ? { status: 'failed' as const, handled_at: new Date() } : {}),
+    })
+    .where(sql<string>`id::text`, '=', id)
+    .execute();
+}
