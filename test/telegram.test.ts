@@ -172,7 +172,16 @@ describe('Telegram against a local Bot API wire-format server', () => {
 
   beforeAll(async () => {
     telegram = await startFakeTelegram();
-    openai = await startFakeOpenAi();
+    openai = await startFakeOpenAi({
+      reply: async (req) => {
+        const text = req.messages.at(-1)?.content ?? '';
+        // A long answer for "LARGO"; earlier messages of a burst answer slower than later ones.
+        if (text === 'LARGO') return { text: `${'palabra '.repeat(1100)}\n\n${'fin '.repeat(600)}`.trim() };
+        const burst = /^ráfaga (\d)$/.exec(text);
+        if (burst) await sleep((5 - Number(burst[1])) * 80);
+        return { text: `Respuesta: ${text}` };
+      },
+    });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     app = await withInject(
@@ -453,6 +462,32 @@ describe('Telegram against a local Bot API wire-format server', () => {
     // The second time the same file goes to this bot, Telegram's file_id is reused (no upload).
     expect(sent!.params.document).toMatch(/^doc-/);
     expect(telegram.callsOf(bot.token, 'answerCallbackQuery')).toHaveLength(1);
+  });
+
+  it('answers a burst from one chat in order and splits a long reply at 4096 characters', async () => {
+    const { token: auth, botId } = await ownerWithBot(app, 'rafaga@example.com', { business_name: 'Ráfaga' });
+    const bot = telegram.addBot('rafaga_bot');
+    expect((await connect(app, auth, botId, bot.token, 'rafaga_bot')).statusCode).toBe(200);
+    for (let i = 1; i <= 5; i++) await telegram.sendText(bot.token, { id: 501 }, `ráfaga ${i}`);
+    await telegram.waitFor(() => telegram.callsOf(bot.token, 'sendMessage').length === 5);
+    expect(telegram.callsOf(bot.token, 'sendMessage').map((c) => c.params.text)).toEqual(
+      [1, 2, 3, 4, 5].map((i) => `Respuesta: ráfaga ${i}`),
+    );
+
+    await telegram.sendText(bot.token, { id: 502 }, 'LARGO');
+    await telegram.waitFor(() =>
+      telegram.callsOf(bot.token, 'sendMessage').some((c) => c.params.chat_id === '502'),
+    );
+    await app.inbox.idle();
+    const parts = telegram
+      .callsOf(bot.token, 'sendMessage')
+      .filter((c) => c.params.chat_id === '502')
+      .map((c) => String(c.params.text));
+    expect(parts.length).toBe(3);
+    expect(parts.every((p) => p.length <= 4096)).toBe(true);
+    expect(parts.join(' ').replace(/\s+/g, ' ')).toBe(
+      `${'palabra '.repeat(1100)}${'fin '.repeat(600)}`.trim(),
+    );
   });
 
   it('waits retry_after on a 429 and then delivers the reply', async () => {
