@@ -85,7 +85,7 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
     queryKey: filesKey(chatbotId),
     queryFn: async (): Promise<BotFile[]> => {
       const res = await fetch(`/api/chatbot-files?chatbotId=${encodeURIComponent(chatbotId)}`);
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      if (!res.ok) throw new Error(t('files.loadError'));
       return (await res.json()) as BotFile[];
     },
   });

@@ -118,7 +118,8 @@ function Configure() {
         body: JSON.stringify({ ...(bot.data ? { id: bot.data.id } : {}), ...form }),
       });
       const body = (await res.json()) as { id?: string; error?: string };
-      if (!res.ok || !body.id) throw new Error(body.error ?? `HTTP ${res.status}`);
+      if (!res.ok || !body.id)
+        throw new Error(body.error ?? t('configure.saveStatus', { status: res.status }));
       localStorage.setItem('chatbotId', body.id);
       localStorage.setItem('gptConfigured', 'true');
       await queryClient.invalidateQueries({ queryKey: myChatbotQuery.queryKey });
