@@ -1,15 +1,18 @@
 /**
  * The owner screens' top (spec 000 §2): a status bar with the user indicator, the Telegram
- * indicator (green when connected, red when not) and the language selector; then the header with
+ * indicator (green when connected, red when not; a click opens the Telegram modal) and the
+ * language selector; then the header with
  * the logo (to /main) and the user menu (e-mail's local part, e-mail, "verified user", sign-out).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Toaster, toast } from 'sonner';
 import { authClient, meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 import { LanguageSelector } from './LanguageSelector.tsx';
+import { TelegramConnect, telegramConfigQuery } from './TelegramConnect.tsx';
 import { Button, Logo } from './ui.tsx';
 
 export function AppHeader() {
@@ -19,7 +22,13 @@ export function AppHeader() {
   const { data: me } = useQuery(meQuery);
   const { data: bot } = useQuery(myChatbotQuery);
   const localPart = me?.email.split('@')[0] || t('main.fallbackName');
-  const telegram = Boolean(bot?.telegram_connected);
+  const [telegramOpen, setTelegramOpen] = useState(false);
+  // Green only when Telegram actually receives (spec 000 §2); a paused or failing bot shows red.
+  const health = useQuery({
+    ...telegramConfigQuery(bot?.id ?? ''),
+    enabled: Boolean(bot?.telegram_connected),
+  });
+  const telegram = Boolean(bot?.telegram_connected) && health.data?.health.state === 'connected';
 
   async function logout() {
     const { error } = await authClient.signOut();
@@ -44,13 +53,19 @@ export function AppHeader() {
               <span aria-hidden="true" className="h-2 w-2 rounded-full bg-emerald-500" />
               {t('main.statusUser')}
             </span>
-            <span className="flex items-center gap-1.5" data-testid="telegram-status">
+            <button
+              type="button"
+              onClick={() => setTelegramOpen(true)}
+              className="flex items-center gap-1.5 rounded px-1 hover:bg-slate-200"
+              data-testid="telegram-status"
+              aria-haspopup="dialog"
+            >
               <span
                 aria-hidden="true"
                 className={`h-2 w-2 rounded-full ${telegram ? 'bg-emerald-500' : 'bg-red-500'}`}
               />
               {telegram ? t('main.telegramOn') : t('main.telegramOff')}
-            </span>
+            </button>
           </div>
           <LanguageSelector />
         </div>
@@ -77,6 +92,46 @@ export function AppHeader() {
           </details>
         </div>
       </header>
+      {telegramOpen ? (
+        <TelegramModal chatbotId={bot?.id ?? null} onClose={() => setTelegramOpen(false)} />
+      ) : null}
     </>
+  );
+}
+
+/**
+ * The Telegram modal (spec 000 §2): connected, the open-bot link with Disconnect and Reconfigure;
+ * otherwise the connection form. Escape or the close button closes it.
+ */
+function TelegramModal({ chatbotId, onClose }: { chatbotId: string | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  return (
+    <div
+      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="telegram-modal-title"
+    >
+      <div className="max-h-[90dvh] w-full max-w-md space-y-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl">
+        <div className="flex items-center justify-between gap-3">
+          <h2 id="telegram-modal-title" className="text-lg font-semibold">
+            {t('telegram.title')}
+          </h2>
+          <button
+            type="button"
+            onClick={onClose}
+            className="rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50"
+          >
+            {t('chat.close')}
+          </button>
+        </div>
+        <TelegramConnect chatbotId={chatbotId} />
+      </div>
+    </div>
   );
 }

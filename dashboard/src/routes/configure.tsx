@@ -4,7 +4,8 @@
  * preferred language, public, web search, reservations). Saving needs name and description ("Faltan
  * datos"); after a save the success toast shows, the "next step" button appears, and the owner goes
  * to /main after 500 ms. Toasts here close after 2 s (spec 000 §9). Below, the attached files
- * (components/FilesManager.tsx) once the bot exists.
+ * (components/FilesManager.tsx) once the bot exists, and the Telegram connection
+ * (components/TelegramConnect.tsx).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router';
@@ -21,6 +22,7 @@ import {
 } from '../../../engine/schemas.ts';
 import { AppHeader } from '../components/AppHeader.tsx';
 import { FilesManager } from '../components/FilesManager.tsx';
+import { TelegramConnect } from '../components/TelegramConnect.tsx';
 import { Alert, Button, Field } from '../components/ui.tsx';
 import { meQuery } from '../lib/auth.ts';
 import { type MyChatbot, myChatbotQuery } from '../lib/bot.ts';
@@ -272,6 +274,14 @@ function Configure() {
             </p>
           ) : null}
         </div>
+        {bot.isSuccess ? (
+          <div className="mt-6">
+            <Section title={t('telegram.title')}>
+              <p className="text-sm text-slate-600">{t('telegram.subtitle')}</p>
+              <TelegramConnect chatbotId={bot.data?.id ?? null} toastMs={CONFIG_TOAST_MS} />
+            </Section>
+          </div>
+        ) : null}
       </main>
     </div>
   );
