@@ -161,5 +161,24 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(DIALECTS)(
       await shoot(page, 'login-en');
       await page.close();
     });
+    it('returns to the page asked for after signing in, and shows a real page for an unknown path', async () => {
+      await app.owner(`vuelta-${kind}@example.com`);
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+      page.setDefaultTimeout(10_000);
+      await page.goto(`${base}/configure`);
+      await page.waitForURL(/\/login\?redirect=/);
+      await page.getByLabel('Correo electrónico').fill(`vuelta-${kind}@example.com`);
+      await page.getByLabel('Contraseña').fill('contraseña-segura');
+      await page.getByRole('button', { name: 'Entrar' }).click();
+      await page.waitForURL(`${base}/configure`);
+      await page.waitForLoadState('networkidle');
+      expect(new URL(page.url()).pathname).toBe('/configure');
+
+      await page.goto(`${base}/facebots`);
+      await page.getByRole('heading', { name: 'Esta página aún no existe' }).waitFor();
+      await page.getByRole('link', { name: 'Ir a mi panel' }).click();
+      await page.waitForURL(`${base}/main`);
+      await page.close();
+    });
   },
 );

@@ -212,8 +212,11 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
         ) : null}
       </ul>
       {list.some((f) => f.keyword) ? (
-        <div className="overflow-x-auto">
-          <h3 className="mb-2 text-sm font-semibold text-slate-700">{t('files.keywordsTable')}</h3>
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
+        <section className="overflow-x-auto" aria-labelledby="keywords-title" tabIndex={0}>
+          <h3 id="keywords-title" className="mb-2 text-sm font-semibold text-slate-700">
+            {t('files.keywordsTable')}
+          </h3>
           <table className="w-full text-left text-sm">
             <thead className="text-xs text-slate-500 uppercase">
               <tr>
@@ -227,14 +230,14 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
                 .filter((f) => f.keyword)
                 .map((f) => (
                   <tr key={f.id} className="border-t border-slate-100">
-                    <td className="py-1 pr-3 font-mono text-xs">{f.keyword}</td>
-                    <td className="py-1 pr-3">{f.file_name}</td>
+                    <td className="py-1 pr-3 font-mono text-xs break-all">{f.keyword}</td>
+                    <td className="py-1 pr-3 break-all">{f.file_name}</td>
                     <td className="py-1">{t(`files.types.${f.file_type}`)}</td>
                   </tr>
                 ))}
             </tbody>
           </table>
-        </div>
+        </section>
       ) : null}
       {videoProgress !== null ? <VideoProgressModal percent={videoProgress} /> : null}
       {editing ? <EditModal file={editing} chatbotId={chatbotId} onClose={() => setEditing(null)} /> : null}

@@ -309,13 +309,16 @@ function Diagnostics({
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
       tabIndex={0}
       aria-label={t('chat.diagnostics')}
-      className="max-h-44 space-y-1 overflow-y-auto border-b border-slate-200 bg-amber-50 px-4 py-2 text-xs text-slate-800"
+      className="max-h-24 space-y-1 overflow-y-auto border-b sm:max-h-44 border-slate-200 bg-amber-50 px-4 py-2 text-xs text-slate-800"
       data-testid="diagnostics"
     >
       <p className="font-semibold">{t('chat.diagnostics')}</p>
       {offline ? <p className="text-amber-800">{t('chat.offline')}</p> : null}
       <p>
-        {t('chat.state')}: <strong>{container?.estadoEmpatico?.estado ?? '—'}</strong>
+        {t('chat.state')}:{' '}
+        <strong>
+          {container?.estadoEmpatico ? t(`chat.states.${container.estadoEmpatico.estado}`) : '—'}
+        </strong>
         {container?.estadoEmpatico ? ` (${t('chat.score')} ${container.estadoEmpatico.puntuacion})` : ''}
       </p>
       <p>

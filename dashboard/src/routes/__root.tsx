@@ -1,11 +1,31 @@
-/** The root route: the router context (the query client) and the outlet. */
+/** The root route: the router context (the query client), the outlet, and the not-found page. */
 import type { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, Outlet, redirect } from '@tanstack/react-router';
+import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { Logo } from '../components/ui.tsx';
 
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: Outlet,
-  // Spec 001 §2: any other path redirects to the home page; until the marketing site lands that is /main.
-  notFoundComponent: () => {
-    throw redirect({ to: '/main' });
-  },
+  notFoundComponent: NotFound,
 });
+
+/**
+ * A path with no screen (spec 001 §2 sends unknown paths home; until the marketing site lands, a page
+ * that says so with a link to the dashboard, rather than a silent redirect that hides a broken link).
+ */
+function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <main className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4 text-center">
+      <Logo />
+      <h1 className="text-2xl font-bold tracking-tight">{t('notFound.title')}</h1>
+      <p className="max-w-md text-slate-600">{t('notFound.text')}</p>
+      <Link
+        to="/main"
+        className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+      >
+        {t('notFound.home')}
+      </Link>
+    </main>
+  );
+}

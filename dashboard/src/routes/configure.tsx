@@ -27,6 +27,20 @@ import { Alert, Button, Field } from '../components/ui.tsx';
 import { meQuery } from '../lib/auth.ts';
 import { type MyChatbot, myChatbotQuery } from '../lib/bot.ts';
 
+/**
+ * Locale keys of the categories (`configure.categories.*`). The stored value stays the spec's
+ * Spanish name; the label shows its emoji (CATEGORY_LABELS) and the name in the interface language.
+ */
+const CATEGORY_KEYS: Record<(typeof CATEGORIES)[number], string> = {
+  'Empresa o Profesional': 'business',
+  'Artista o Influencer': 'artist',
+  'Divulgador Científico o Educativo': 'educator',
+  'Periódico o Medio de Comunicación': 'media',
+  'Grupo de Amigos': 'friends',
+  'Tienda o Comercio': 'shop',
+  'Club Deportivo o Eventos Deportivos': 'sports',
+};
+
 /** Spec 000 §9: toasts in the configuration screens close after 2 s. */
 const CONFIG_TOAST_MS = 2000;
 /** Spec 000 §4: back to /main 500 ms after a successful save. */
@@ -198,7 +212,7 @@ function Configure() {
               >
                 {CATEGORIES.map((c) => (
                   <option key={c} value={c}>
-                    {CATEGORY_LABELS[c]}
+                    {`${CATEGORY_LABELS[c].split(' ')[0]} ${t(`configure.categories.${CATEGORY_KEYS[c]}`)}`}
                   </option>
                 ))}
               </Select>

@@ -61,7 +61,9 @@ function Login() {
     const { error: failure } = await authClient.signIn.email({
       email: email.trim(),
       password,
-      callbackURL: '/auth/callback',
+      // better-auth's client goes to this address after a successful sign-in too: keep the
+      // page the owner asked for (?redirect=) on it, as the Google button does.
+      callbackURL: `/auth/callback${search.redirect ? `?redirect=${encodeURIComponent(safeRedirect(search.redirect))}` : ''}`,
     });
     setBusy(false);
     if (failure) {
