@@ -5,7 +5,9 @@
  */
 import type { ChannelAdapter } from '../engine/registry/index.ts';
 import { createTelegramAdapter } from './telegram/index.ts';
+import { createWebAdapter } from './web/index.ts';
 
 export const adapterFactories: ReadonlyArray<() => ChannelAdapter<never>> = [
   createTelegramAdapter as unknown as () => ChannelAdapter<never>,
+  createWebAdapter as unknown as () => ChannelAdapter<never>,
 ];

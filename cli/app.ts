@@ -186,6 +186,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         mayRun: (chatbotId) => supervisor.mayRun(chatbotId),
         transformOutbound: (message, turn) => registry.transformOutbound(message, turn),
         env: options.env ?? process.env,
+        distDir: fileURLToPath(new URL('../dist', import.meta.url)),
       };
       await adapter.start(channelContext);
       inbox.register(adapter.id, (row) => adapter.handleUpdate(row));

@@ -3,10 +3,10 @@
  * three real files shipped in assets/demo/: the menu PDF, a photo of the place and an OGG audio
  * greeting. Running it again changes nothing.
  */
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { upsertOwnerWithPassword } from '../engine/auth/owners.ts';
 import { addFile } from '../engine/files.ts';
+import { newCharlaKey } from '../engine/secrets.ts';
 import type { Chatbot, ChatbotFile } from '../engine/store/database.ts';
 import { findOwnedChatbotByName, insertChatbot } from '../engine/store/queries/chatbots.ts';
 import { listFiles } from '../engine/store/queries/files.ts';
@@ -51,10 +51,7 @@ export const DEMO_FILES = [
   },
 ] as const;
 
-/** A random, URL-safe, unguessable key (24 bytes, base64url). */
-export function newCharlaKey(): string {
-  return randomBytes(24).toString('base64url');
-}
+export { newCharlaKey } from '../engine/secrets.ts';
 
 /** What {@link seedDemo} did. */
 export interface SeedOutcome {

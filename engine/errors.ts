@@ -14,7 +14,9 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'LIMIT_REACHED'
   /** A service Charla depends on (Telegram, Meta) could not be reached or failed. */
-  | 'UPSTREAM';
+  | 'UPSTREAM'
+  /** Too many requests in a window (rate limits). */
+  | 'RATE_LIMITED';
 
 const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -25,6 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   LIMIT_REACHED: 422,
   UPSTREAM: 502,
+  RATE_LIMITED: 429,
 };
 
 /** An expected error with a user-facing message. */

@@ -59,3 +59,11 @@ export class SecretBox {
     );
   }
 }
+
+/**
+ * A new web key (`charla_key`, spec 001 §7 generate_{product}_key): 24 random bytes in base64url,
+ * 32 URL-safe characters that cannot be guessed.
+ */
+export function newCharlaKey(): string {
+  return randomBytes(24).toString('base64url');
+}

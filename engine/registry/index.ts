@@ -109,6 +109,8 @@ export interface ChannelContext extends RuntimeContext {
   requireOwner(req: FastifyRequest): Promise<{ id: string; email: string }>;
   /** True when the bot's owner has days left (or a paid plan), so its channels may run (spec 001 §4). */
   mayRun(chatbotId: string): Promise<boolean>;
+  /** The built assets folder (`dist/`: dashboard, widget), for channels that serve pages or scripts. */
+  distDir: string;
   /** Channel settings from the environment (e.g. `TELEGRAM_API_ROOT`); each adapter validates its own. */
   env: Readonly<Record<string, string | undefined>>;
   /** Asks the supervisor to reconcile one bot now (after a connect, a disconnect, a renewal). */

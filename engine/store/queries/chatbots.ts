@@ -109,3 +109,21 @@ export async function ownerPlans(
     expires_at: r.expires_at ?? null,
   }));
 }
+
+/** A bot by its web key (`charla_key`), or undefined (spec 001 §7: select by key). */
+export async function findChatbotByKey(db: Kysely<Database>, key: string): Promise<Chatbot | undefined> {
+  return db.selectFrom('chatbots').selectAll().where('charla_key', '=', key).executeTakeFirst();
+}
+
+/** Sets a bot's web fields (`charla_key`, `web_enabled`). */
+export async function updateWebFields(
+  db: Kysely<Database>,
+  chatbotId: string,
+  values: { charla_key?: string; web_enabled?: boolean },
+): Promise<void> {
+  await db
+    .updateTable('chatbots')
+    .set({ ...values, updated_at: new Date() })
+    .where('id', '=', chatbotId)
+    .execute();
+}

@@ -18,6 +18,26 @@ export async function findIalandingByChatbot(
   return db.selectFrom('ialandings').selectAll().where('chatbot_id', '=', chatbotId).executeTakeFirst();
 }
 
+/**
+ * A slug for a bot's IALanding: the spec's rule, and when another bot's landing already has it
+ * (two businesses with one name), the same with `-2`, `-3`, … (slugs are unique).
+ */
+export async function freeIalandingSlug(
+  db: Kysely<Database>,
+  businessName: string,
+  chatbotId: string,
+): Promise<string> {
+  const base = ialandingSlug(businessName);
+  const taken = await db
+    .selectFrom('ialandings')
+    .select(['slug', 'chatbot_id'])
+    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+    .execute();
+  const others = new Set(taken.filter((r) => r.chatbot_id !== chatbotId).map((r) => r.slug));
+  if (!others.has(base)) return base;
+  for (let n = 2; ; n++) if (!others.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
 /** Creates the IALanding of a bot when it has none; returns the existing or new row. */
 export async function ensureIalanding(
   db: Kysely<Database>,
@@ -32,8 +52,43 @@ export async function ensureIalanding(
       chatbot_id: bot.id,
       business_name: bot.business_name,
       charla_key: bot.charla_key,
-      slug: ialandingSlug(bot.business_name),
+      slug: await freeIalandingSlug(db, bot.business_name, bot.id),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** The active IALanding with a slug, or undefined (spec 001 §7: by slug with is_active). */
+export async function findActiveIalandingBySlug(
+  db: Kysely<Database>,
+  slug: string,
+): Promise<Ialanding | undefined> {
+  return db
+    .selectFrom('ialandings')
+    .selectAll()
+    .where('slug', '=', slug)
+    .where('is_active', '=', true)
+    .executeTakeFirst();
+}
+
+/** The active IALanding with a key, or undefined (spec 001 §7: by key with is_active). */
+export async function findActiveIalandingByKey(
+  db: Kysely<Database>,
+  key: string,
+): Promise<Ialanding | undefined> {
+  return db
+    .selectFrom('ialandings')
+    .selectAll()
+    .where('charla_key', '=', key)
+    .where('is_active', '=', true)
+    .executeTakeFirst();
+}
+
+/** Updates an IALanding's slug, business name and key (spec 001 §7: update slug and business_name). */
+export async function updateIalanding(
+  db: Kysely<Database>,
+  id: string,
+  values: { slug: string; business_name: string; charla_key: string | null },
+): Promise<void> {
+  await db.updateTable('ialandings').set(values).where('id', '=', id).execute();
 }

@@ -93,7 +93,7 @@ export async function markUpdateDone(db: Kysely<Database>, id: string): Promise<
   await db
     .updateTable('channel_updates')
     .set({ status: 'done', handled_at: new Date(), last_error: null })
-    .where(sql<string>`id::text`, '=', id)
+    .where('id', '=', id)
     .execute();
 }
 
@@ -114,6 +114,6 @@ export async function markUpdateFailed(
       last_error: error.slice(0, 1000),
       ...(final ? { status: 'failed' as const, handled_at: new Date() } : {}),
     })
-    .where(sql<string>`id::text`, '=', id)
+    .where('id', '=', id)
     .execute();
 }

@@ -1,0 +1,114 @@
+/**
+ * What the web chat (widget and IALanding) shows around the conversation, in each bot language
+ * (issue 6: "texts in the bot's language"). The Spanish ones are spec 001 §2's: "Asistente IA",
+ * "Escribiendo...", "Escribe tu mensaje...". The failure text is spec 001 §8's network failure.
+ */
+import type { LangCode } from '../../engine/schemas.ts';
+
+/** The widget's texts. */
+export interface WidgetTexts {
+  title: string;
+  typing: string;
+  placeholder: string;
+  send: string;
+  open: string;
+  close: string;
+  error: string;
+  openFile: string;
+}
+
+export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
+  es: {
+    title: 'Asistente IA',
+    typing: 'Escribiendo...',
+    placeholder: 'Escribe tu mensaje...',
+    send: 'Enviar',
+    open: 'Abrir el chat',
+    close: 'Cerrar el chat',
+    error: 'No pudimos conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.',
+    openFile: 'Abrir archivo',
+  },
+  en: {
+    title: 'AI assistant',
+    typing: 'Typing...',
+    placeholder: 'Write your message...',
+    send: 'Send',
+    open: 'Open the chat',
+    close: 'Close the chat',
+    error: 'We could not reach the server. Check your connection and try again.',
+    openFile: 'Open file',
+  },
+  fr: {
+    title: 'Assistant IA',
+    typing: 'En train d’écrire...',
+    placeholder: 'Écrivez votre message...',
+    send: 'Envoyer',
+    open: 'Ouvrir le chat',
+    close: 'Fermer le chat',
+    error: 'Impossible de joindre le serveur. Vérifiez votre connexion et réessayez.',
+    openFile: 'Ouvrir le fichier',
+  },
+  de: {
+    title: 'KI-Assistent',
+    typing: 'Schreibt...',
+    placeholder: 'Schreibe deine Nachricht...',
+    send: 'Senden',
+    open: 'Chat öffnen',
+    close: 'Chat schließen',
+    error: 'Der Server ist nicht erreichbar. Prüfe deine Verbindung und versuche es erneut.',
+    openFile: 'Datei öffnen',
+  },
+  it: {
+    title: 'Assistente IA',
+    typing: 'Sta scrivendo...',
+    placeholder: 'Scrivi il tuo messaggio...',
+    send: 'Invia',
+    open: 'Apri la chat',
+    close: 'Chiudi la chat',
+    error: 'Non riusciamo a raggiungere il server. Controlla la connessione e riprova.',
+    openFile: 'Apri file',
+  },
+  ru: {
+    title: 'ИИ-ассистент',
+    typing: 'Печатает...',
+    placeholder: 'Напишите сообщение...',
+    send: 'Отправить',
+    open: 'Открыть чат',
+    close: 'Закрыть чат',
+    error: 'Не удалось связаться с сервером. Проверьте подключение и попробуйте ещё раз.',
+    openFile: 'Открыть файл',
+  },
+  hi: {
+    title: 'AI सहायक',
+    typing: 'लिख रहा है...',
+    placeholder: 'अपना संदेश लिखें...',
+    send: 'भेजें',
+    open: 'चैट खोलें',
+    close: 'चैट बंद करें',
+    error: 'सर्वर से संपर्क नहीं हो सका। अपना कनेक्शन जाँचें और फिर से कोशिश करें।',
+    openFile: 'फ़ाइल खोलें',
+  },
+};
+
+/**
+ * Shown instead of the chat when the owner switched the web service off or has no days left
+ * (visitors are not told which). `{business}` is the business name.
+ */
+export const UNAVAILABLE_TEXTS: Record<LangCode, string> = {
+  es: 'El chat de {business} no está disponible en este momento. Vuelve a intentarlo más tarde.',
+  en: 'The {business} chat is not available right now. Please try again later.',
+  fr: 'Le chat de {business} n’est pas disponible pour le moment. Réessayez plus tard.',
+  de: 'Der Chat von {business} ist gerade nicht verfügbar. Bitte versuche es später erneut.',
+  it: 'La chat di {business} non è disponibile in questo momento. Riprova più tardi.',
+  ru: 'Чат {business} сейчас недоступен. Попробуйте позже.',
+  hi: '{business} की चैट अभी उपलब्ध नहीं है। कृपया बाद में फिर से कोशिश करें।',
+};
+
+/** Spec 001 §8 texts of the IALanding and the key lookup (Spanish, as the spec gives them). */
+export const WEB_ERRORS = {
+  keyNotFound: 'No se encontró la configuración del bot para este IALanding.',
+  landingNotFound: 'IALanding no encontrada',
+  invalidUrl: 'URL no válida',
+  missingChatbot: 'Error: No se encontró la configuración del chatbot.',
+  tooMany: 'Demasiados mensajes seguidos. Espera un momento y vuelve a intentarlo.',
+} as const;
