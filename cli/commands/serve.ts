@@ -85,6 +85,7 @@ async function serve(options: ServeOptions): Promise<void> {
       `  Demo bot:        ${DEMO_BOT_NAME}  id ${demoBotId}`,
       `  Try it:          curl -s ${url}/api/chatbot-message/${demoBotId} -H 'content-type: application/json' -d '{"userMessage":"¿Tenéis la carta?"}'`,
       `  Or in a terminal: npx charla chat ${demoBotId}`,
+      `  Its IALanding:   ${url}/ialanding/ialanding-el-pato-pepe`,
     );
   }
   if (demoOwner) lines.push(`  Demo owner:      ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
