@@ -12,7 +12,10 @@
  * same single streamed call to the same LLM server and answering a fixed JSON of the same size)
  * and prints Charla/floor. Then the cold start of `charla serve` on an existing PGlite data dir:
  * spawn to the first 200 on /healthz, three times, and the median; last, the gzipped JavaScript that
- * the dashboard's /login and /main load first (bench/dashboard.ts).
+ * the dashboard's /login and /main load first (bench/dashboard.ts); and the Telegram channel
+ * (bench/telegram.ts: webhook updates/s and acknowledgement latency over 100 bots, memory of 1,000
+ * long-polling bots). `BENCH_ONLY=telegram` (or `dashboard`, run on bench/dashboard.ts) runs one
+ * section alone.
  *
  * Goals (on Postgres, on a 2-core machine): ≥ 1,000 messages/s and ≥ 40% of the floor's
  * throughput; p99 < 25 ms at 500 messages/s; cold start < 1.5 s. The bench prints the figures
@@ -48,6 +51,7 @@ import {
   type StoreName,
   WARMUP,
 } from './settings.ts';
+import { telegramBench } from './telegram.ts';
 
 const tempDirs: string[] = [];
 function tempDir(prefix: string): string {
@@ -350,6 +354,16 @@ async function main(): Promise<number> {
   } catch (err) {
     failed = true;
     process.stdout.write(`\nDashboard JS: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+
+  try {
+    const telegram = await telegramBench(llmBaseURL);
+    process.stdout.write(telegram.text);
+    summaries.push(...telegram.summaries);
+    if (telegram.failed) failed = true;
+  } catch (err) {
+    failed = true;
+    process.stdout.write(`\nTelegram: FAILED — ${(err as Error).stack ?? err}\n`);
   }
 
   if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);

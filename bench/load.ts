@@ -17,14 +17,35 @@
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 
-/** Where and what to send. */
-export interface Target {
-  /** Full URL of the message route. */
+/** One request of a load: path (with query), extra headers and JSON body. */
+export interface Prepared {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Where and what to send: one route (`body`), or a path and headers per request (`request`). */
+export type Target = {
+  /** Full URL of the message route (with `request`: the server's origin is taken from it). */
   url: string;
-  /** The JSON body of one message. */
-  body(visitorId: string, messageId: string): string;
   /** When set, a 2xx answer not containing this text counts as a mismatch. */
   expect?: string;
+} & (
+  | {
+      /** The JSON body of one message, POSTed to `url`. */
+      body(visitorId: string, messageId: string): string;
+    }
+  | {
+      /** The whole request of one message (e.g. a webhook of one of many bots, with its secret). */
+      request(visitorId: string, messageId: string): Prepared;
+    }
+);
+
+/** How a target builds its requests. */
+function preparer(target: Target): (visitorId: string, messageId: string) => Prepared {
+  if ('request' in target) return (v, m) => target.request(v, m);
+  const url = new URL(target.url);
+  return (v, m) => ({ path: url.pathname + url.search, headers: {}, body: target.body(v, m) });
 }
 
 /** What one load measured. */
@@ -55,20 +76,26 @@ export interface LoadResult {
 
 let runCounter = 0;
 
-/** Closed loop: `connections` followers, each sending its next message as soon as it is answered. */
+/**
+ * Closed loop: `connections` followers, each sending its next message as soon as it is answered,
+ * for `seconds`, or until `amount` messages were sent when it is given.
+ */
 export async function maxThroughput(
   target: Target,
   connections: number,
   seconds: number,
   tag = 'max',
+  amount?: number,
 ): Promise<LoadResult> {
   const run = `${tag}${++runCounter}-${Date.now().toString(36)}`;
   const url = new URL(target.url);
+  const prepare = preparer(target);
   let clientIndex = 0;
   const result = await autocannon({
     url: url.origin,
     connections,
     duration: seconds,
+    ...(amount ? { amount } : {}),
     timeout: 10,
     setupClient(client) {
       const follower = `follower-${clientIndex++ % connections}`;
@@ -79,7 +106,10 @@ export async function maxThroughput(
           path: url.pathname + url.search,
           headers: { 'content-type': 'application/json' },
           setupRequest(req) {
-            req.body = target.body(follower, `${run}-${follower}-${seq++}`);
+            const next = prepare(follower, `${run}-${follower}-${seq++}`);
+            req.path = next.path;
+            req.headers = { 'content-type': 'application/json', ...next.headers };
+            req.body = next.body;
             return req;
           },
         },
@@ -125,6 +155,7 @@ export async function steadyRate(
   const run = `${tag}${++runCounter}-${Date.now().toString(36)}`;
   const agent = new Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
   const url = new URL(target.url);
+  const prepare = preparer(target);
   const total = Math.round(rate * seconds);
   const latencies: number[] = [];
   const service: number[] = [];
@@ -151,7 +182,7 @@ export async function steadyRate(
 
   const send = (i: number, due: number) => {
     const follower = `steady-${i % connections}`;
-    const payload = target.body(follower, `${run}-${i}`);
+    const { path, headers, body: payload } = prepare(follower, `${run}-${i}`);
     pending++;
     let startedAt = 0;
     let settled = false;
@@ -167,9 +198,13 @@ export async function steadyRate(
         agent,
         host: url.hostname,
         port: url.port,
-        path: url.pathname + url.search,
+        path,
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          ...headers,
+        },
         timeout: 10_000,
       },
       (res) => {

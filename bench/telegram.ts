@@ -1,0 +1,606 @@
+/**
+ * The Telegram section of `npm run bench` (issue 5), with the LLM replaced by the zero-latency
+ * local server (test/servers/openai-main.ts) and Telegram by the local Bot API wire-format server
+ * (test/servers/telegram.ts, in its own process: bench/telegram-api.ts).
+ *
+ * 1. **Webhooks** (for each store of BENCH_STORES): 100 owners with days left, each with a bot whose
+ *    Telegram token is stored encrypted, written straight into a fresh database (the same rows
+ *    `POST /api/verify-telegram` leaves); then `charla serve` runs as its own process with
+ *    `TELEGRAM_MODE=webhook` and sets the 100 webhooks on the fake. The bench POSTs updates to
+ *    `/channels/telegram/<bot>` with each bot's secret header (derived from CHARLA_SECRET, as the
+ *    server derives it), unique `update_id`s spread over the 100 bots and 50 chats per bot:
+ *    (a) a burst of BENCH_TG_BURST (1,500) updates over 50 connections (closed loop): updates
+ *        acknowledged per second and the acknowledgement's p50/p99, then, once every reply has
+ *        reached the fake Bot API, updates handled end to end per second (`sendMessage` calls, from
+ *        the first webhook to the last reply: the inbox works off the backlog at its own pace);
+ *    (b) a steady BENCH_TG_RATE (50) updates/s for BENCH_SECONDS over 20 connections (open loop,
+ *        latency from the scheduled send): the acknowledgement's p50/p99 while the server is also
+ *        answering (goal p99 < 50 ms), and whether the replies keep up.
+ * 2. **Memory** (PGlite): a child process (bench/telegram-memory.ts) connects 1,000 bots in
+ *    long-polling mode (`TELEGRAM_POLL_TIMEOUT_S=25`, so idle polls hang on the fake) and measures
+ *    its RSS after a GC before connecting and once all 1,000 polls are open; goal: the 1,000 bots
+ *    add under 300 MB (300 KB per bot).
+ *
+ * Prints figures and goals; fails (exit 1) only when something broke: a refused webhook, an update
+ * never answered, a reply that is not the LLM's (a webhook the server takes over 10 s to acknowledge
+ * is a figure, "timed out"). Alone: `BENCH_ONLY=telegram npm run bench`, or
+ * `BENCH_ONLY=telegram node bin/run-ts.js bench/telegram.ts`. Settings: BENCH_TG_BURST,
+ * BENCH_TG_RATE, BENCH_TG_MEMORY_BOTS (1,000; 0 skips the memory part), and the main bench's
+ * BENCH_STORES, BENCH_SECONDS, BENCH_WARMUP, BENCH_PG_ADMIN_URL and BENCH_CPU_PROF.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { SECRET_HEADER } from '../adapters/telegram/webhook.ts';
+import { createApp } from '../cli/app.ts';
+import { loadConfig } from '../engine/config.ts';
+import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
+import { createLogger } from '../engine/logger.ts';
+import { SecretBox } from '../engine/secrets.ts';
+import { type CpuUsage, cpuWindow } from './cpu.ts';
+import { type LoadResult, maxThroughput, steadyRate, type Target } from './load.ts';
+import { type Child, freePort, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
+import { faults, fmtMs, fmtRate, mark, ofCore, table } from './report.ts';
+import {
+  CPU_PROF,
+  LABEL,
+  MESSAGE,
+  PG_ADMIN_URL,
+  SECONDS,
+  STORES,
+  type StoreName,
+  WARMUP,
+} from './settings.ts';
+import type { FakeStats } from './telegram-api.ts';
+
+const BOTS = 100;
+const CHATS_PER_BOT = 50;
+const BURST = Number(process.env.BENCH_TG_BURST ?? 1500);
+const BURST_CONNECTIONS = 50;
+const RATE = Number(process.env.BENCH_TG_RATE ?? 50);
+const STEADY_CONNECTIONS = 20;
+const MEMORY_BOTS = Number(process.env.BENCH_TG_MEMORY_BOTS ?? 1000);
+/** How long the replies of a load may take to reach the fake Bot API before the bench gives up. */
+const DRAIN_MS = 90_000;
+/** Issue 5's goals: ack p99 < 50 ms; 1,000 bots under 300 MB, so 300 KB per bot. */
+const GOAL = { ackP99: 50, memoryMb: 300, memoryKbPerBot: 300 };
+const SECRET = 'bench-telegram-secret-of-at-least-32-chars';
+const PG_DB = 'charla_bench_telegram';
+const DAY = 86_400_000;
+
+const log = (line: string) => process.stderr.write(`  · ${line}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A bot the fake Bot API knows. */
+interface FakeBot {
+  token: string;
+  id: number;
+  username: string;
+}
+
+/** The fake Bot API process with `count` bots. */
+async function startFakeApi(
+  count: number,
+): Promise<{ child: Child; apiRoot: string; control: string; bots: FakeBot[] }> {
+  const child = spawnNode('fake Bot API', ['bin/run-ts.js', 'bench/telegram-api.ts', String(count)]);
+  const line = (await child.waitForLine(/^(\{"apiRoot".*)$/, 30_000))[1]!;
+  const { apiRoot, control, bots } = JSON.parse(line) as {
+    apiRoot: string;
+    control: string;
+    bots: FakeBot[];
+  };
+  return { child, apiRoot, control, bots };
+}
+
+async function statsOf(control: string): Promise<FakeStats> {
+  const res = await fetch(`${control}/stats`, { signal: AbortSignal.timeout(5000) });
+  return (await res.json()) as FakeStats;
+}
+
+/** Polls the fake's counters until `done` holds; resolves with the last ones (also on timeout). */
+async function waitStats(
+  control: string,
+  done: (s: FakeStats) => boolean,
+  timeoutMs: number,
+): Promise<{ stats: FakeStats; ok: boolean }> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const stats = await statsOf(control);
+    if (done(stats)) return { stats, ok: true };
+    if (performance.now() > deadline) return { stats, ok: false };
+    await sleep(50);
+  }
+}
+
+/** A fresh PostgreSQL database for this section; resolves with its URL. */
+async function freshPostgresDb(): Promise<string> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${PG_DB} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${PG_DB}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${PG_DB}`;
+  return url.toString();
+}
+
+/**
+ * Migrates the database and writes one owner with 30 days left and one bot per fake bot, its token
+ * encrypted under {@link SECRET}; then closes it (PGlite serves one process). Resolves with the
+ * chatbot ids, in the order of `bots`.
+ */
+async function prepareBots(dataDir: string, databaseUrl: string, bots: FakeBot[]): Promise<string[]> {
+  const app = await createApp(
+    loadConfig({ CHARLA_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, CHARLA_SECRET: SECRET }),
+    { log: createLogger({ level: 'silent' }), env: {} },
+  );
+  try {
+    const db = app.store.db;
+    const expires = new Date(Date.now() + 30 * DAY);
+    const ids = new Map<string, string>();
+    for (let from = 0; from < bots.length; from += 250) {
+      const chunk = bots.slice(from, from + 250);
+      const owners = await db
+        .insertInto('owners')
+        .values(
+          chunk.map((b) => ({ email: `${b.username}@bench.example.com`, email_verified: true, image: null })),
+        )
+        .returning(['id', 'email'])
+        .execute();
+      const ownerOf = new Map(owners.map((o) => [o.email, o.id]));
+      await db
+        .insertInto('user_profiles')
+        .values(owners.map((o) => ({ user_id: o.id, plan: 'free', expires_at: expires })))
+        .execute();
+      const rows = await db
+        .insertInto('chatbots')
+        .values(
+          chunk.map((b) => ({
+            user_id: ownerOf.get(`${b.username}@bench.example.com`)!,
+            business_name: `Bench ${b.username}`,
+            business_description: 'Restaurante de cocina casera en el centro. Abrimos de martes a domingo.',
+            idioma: 'Español',
+            telegram_token: app.secrets.encrypt(b.token),
+            telegram_username: b.username,
+            telegram_bot_id: String(b.id),
+          })),
+        )
+        .returning(['id', 'telegram_bot_id'])
+        .execute();
+      for (const r of rows) ids.set(r.telegram_bot_id!, r.id);
+    }
+    return bots.map((b) => ids.get(String(b.id))!);
+  } finally {
+    await app.close();
+  }
+}
+
+/** What the fake LLM answers (every reply the bots send should be this text). */
+async function llmReply(llmBaseURL: string): Promise<string> {
+  const res = await fetch(`${llmBaseURL}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'x', messages: [{ role: 'user', content: 'hola' }] }),
+  });
+  const body = (await res.json()) as { choices: Array<{ message: { content: string } }> };
+  return body.choices[0]!.message.content;
+}
+
+/** Webhook requests over the bots: update i goes to bot i mod 100, chat ⌊i / 100⌋ mod 50. */
+function webhookTarget(origin: string, chatbotIds: string[], nextUpdate: () => number): Target {
+  const box = new SecretBox(SECRET);
+  const routes = chatbotIds.map((id) => ({
+    path: `/channels/telegram/${encodeURIComponent(id)}`,
+    headers: { [SECRET_HEADER]: box.derive('telegram-webhook', id) },
+  }));
+  return {
+    url: origin,
+    request() {
+      const i = nextUpdate();
+      const bot = i % routes.length;
+      const chatId = 1_000_000_000 + bot * 10_000 + (Math.floor(i / routes.length) % CHATS_PER_BOT);
+      const from = { id: chatId, is_bot: false, first_name: 'Ana', username: `ana_${chatId}` };
+      const body = JSON.stringify({
+        update_id: i,
+        message: {
+          message_id: i,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: chatId, type: 'private', first_name: 'Ana' },
+          from,
+          text: MESSAGE,
+        },
+      });
+      return { ...routes[bot]!, body };
+    },
+  };
+}
+
+/** Waits until two /healthz round trips in a row take < 20 ms (the server has worked off its backlog). */
+async function settle(origin: string): Promise<void> {
+  const deadline = performance.now() + 30_000;
+  let fast = 0;
+  while (fast < 2 && performance.now() < deadline) {
+    const t0 = performance.now();
+    try {
+      const res = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(5000) });
+      await res.arrayBuffer();
+      fast = res.ok && performance.now() - t0 < 20 ? fast + 1 : 0;
+    } catch {
+      fast = 0;
+    }
+    await sleep(100);
+  }
+}
+
+interface WebhookResult {
+  burst: LoadResult;
+  burstHandled: number;
+  /** Updates handled end to end per second, first webhook → last reply. */
+  handledRate: number;
+  burstMs: number;
+  cpu: { server: number | undefined; postgres: number | undefined; fakeApi: number | undefined };
+  /** CPU use of the whole window of (a) and of (b). */
+  burstCpu: CpuUsage;
+  steadyCpu: CpuUsage;
+  steady: LoadResult;
+  steadyHandled: number;
+  /** Replies that reached the fake Bot API while (b) was sending, per second. */
+  steadyHandledRate: number;
+  /** From the end of (b)'s sending to its last reply, ms. */
+  steadyTailMs: number;
+  wrongTexts: Record<string, number>;
+}
+
+async function benchWebhooks(
+  store: StoreName,
+  llmBaseURL: string,
+): Promise<{ text: string; summary: string; broken: string[] }> {
+  const broken: string[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), `charla-bench-tg-${store}-`));
+  const api = await startFakeApi(BOTS);
+  let charla: Child | undefined;
+  try {
+    const databaseUrl = store === 'postgres' ? await freshPostgresDb() : '';
+    log(`Telegram on ${LABEL[store]}: ${BOTS} owners and bots`);
+    const chatbotIds = await prepareBots(dataDir, databaseUrl, api.bots);
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    log(`Telegram on ${LABEL[store]}: starting charla serve (webhooks)`);
+    charla = spawnNode(
+      'charla serve (telegram)',
+      ['bin/charla.js', 'serve', '--port', String(port), '--host', '127.0.0.1'],
+      {
+        CHARLA_DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        CHARLA_SECRET: SECRET,
+        OPENAI_BASE_URL: llmBaseURL,
+        OPENAI_API_KEY: 'x',
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: origin,
+        TELEGRAM_MODE: 'webhook',
+        TELEGRAM_API_ROOT: api.apiRoot,
+      },
+      CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [],
+    );
+    await waitHealthy(`${origin}/healthz`, charla, 60_000);
+    const hooked = await waitStats(api.control, (s) => s.webhooksSet >= BOTS, 30_000);
+    if (!hooked.ok)
+      throw new Error(
+        `only ${hooked.stats.webhooksSet} of ${BOTS} bots set their webhook\n${charla.output()}`,
+      );
+
+    let updateCounter = 1;
+    const target = webhookTarget(origin, chatbotIds, () => updateCounter++);
+    const expected = await llmReply(llmBaseURL);
+    // One update first: the route, the secret, the LLM and the reply all work.
+    const probe = await steadyRate(target, 10, 1, 0.1, 'probe');
+    if (probe.ok !== 1)
+      throw new Error(`the probe webhook was not acknowledged: ${JSON.stringify(probe.statuses)}`);
+    const probed = await waitStats(api.control, (s) => s.sent >= 1, 15_000);
+    if (!probed.ok) throw new Error(`the probe update got no reply\n${charla.output()}`);
+    const firstText = Object.keys(probed.stats.texts)[0];
+    if (firstText !== expected)
+      throw new Error(
+        `the probe's reply is not the LLM's: ${JSON.stringify(firstText)} (expected ${JSON.stringify(expected)})`,
+      );
+
+    // Every acknowledged update gets its reply, and the fake has been quiet for a second (a
+    // webhook the bench gave up on may still have been stored, and is answered too).
+    const drained = async (acked: number, label: string) => {
+      const r = await waitStats(
+        api.control,
+        (s) => s.sent >= acked && Date.now() - (s.lastSentAt ?? 0) > 1000,
+        DRAIN_MS,
+      );
+      if (r.stats.sent < acked)
+        broken.push(
+          `${label}: ${r.stats.sent} replies for ${acked} acknowledged updates after ${DRAIN_MS / 1000} s`,
+        );
+      return r.stats;
+    };
+    let acked = 1;
+    if (WARMUP > 0) {
+      log(`Telegram on ${LABEL[store]}: warm-up ${WARMUP} s at ${RATE} updates/s`);
+      const warm = await steadyRate(target, RATE, STEADY_CONNECTIONS, WARMUP, 'warm');
+      acked += warm.ok;
+      await drained(acked, 'warm-up');
+      await settle(origin);
+    }
+
+    log(`Telegram on ${LABEL[store]}: (a) ${BURST} updates over ${BURST_CONNECTIONS} connections`);
+    const before = await statsOf(api.control);
+    const pids = {
+      server: charla.proc.pid!,
+      fake: api.child.proc.pid!,
+      ...(store === 'postgres' ? { postgres: PG_DB } : {}),
+    };
+    let cpu = cpuWindow(pids);
+    const t0 = Date.now();
+    const burst = await maxThroughput(target, BURST_CONNECTIONS, 60, 'burst', BURST);
+    acked += burst.ok;
+    const afterBurst = await drained(acked, '(a)');
+    const burstCpu = cpu.stop();
+    const burstHandled = afterBurst.sent - before.sent;
+    const burstMs = (afterBurst.lastSentAt ?? Date.now()) - t0;
+    log(
+      `Telegram on ${LABEL[store]}:     ${fmtRate(burst.rate)} acknowledged/s, ${fmtRate((burstHandled / burstMs) * 1000)} handled/s`,
+    );
+    await settle(origin);
+
+    log(
+      `Telegram on ${LABEL[store]}: (b) ${RATE} updates/s over ${STEADY_CONNECTIONS} connections, ${SECONDS} s`,
+    );
+    const beforeSteady = await statsOf(api.control);
+    cpu = cpuWindow(pids);
+    const steady = await steadyRate(target, RATE, STEADY_CONNECTIONS, SECONDS, 'steady');
+    const steadyCpu = cpu.stop();
+    const sentEnd = Date.now();
+    const atEnd = await statsOf(api.control);
+    acked += steady.ok;
+    const afterSteady = await drained(acked, '(b)');
+    log(`Telegram on ${LABEL[store]}:     ack p50 ${fmtMs(steady.p50)}, p99 ${fmtMs(steady.p99)}`);
+
+    const wrongTexts = Object.fromEntries(Object.entries(afterSteady.texts).filter(([t]) => t !== expected));
+    if (Object.keys(wrongTexts).length > 0)
+      broken.push(`replies other than the LLM's: ${JSON.stringify(wrongTexts)}`);
+    if (Object.values(FAILURE_TEXTS).some((t) => t in afterSteady.texts))
+      broken.push('the LLM call failed for some updates');
+    for (const [name, r] of [
+      ['(a)', burst],
+      ['(b)', steady],
+    ] as const) {
+      // Timeouts (no answer within 10 s) are a figure; refused or failed webhooks are a fault.
+      const bad = r.errors + r.non2xx + r.mismatches;
+      if (bad > 0) broken.push(`${name}: ${bad} webhooks refused or failed (${JSON.stringify(r.statuses)})`);
+    }
+    if (charla.proc.exitCode !== null) broken.push(`charla serve died\n${charla.output()}`);
+
+    const result: WebhookResult = {
+      burst,
+      burstHandled,
+      handledRate: (burstHandled / burstMs) * 1000,
+      burstMs,
+      cpu: { server: burstCpu.server, postgres: burstCpu.postgres, fakeApi: burstCpu.fake },
+      burstCpu,
+      steadyCpu,
+      steady,
+      steadyHandled: afterSteady.sent - beforeSteady.sent,
+      steadyHandledRate: (atEnd.sent - beforeSteady.sent) / steady.seconds,
+      steadyTailMs: Math.max(0, (afterSteady.lastSentAt ?? sentEnd) - sentEnd),
+      wrongTexts,
+    };
+    const text = webhookReport(store, result);
+    const summary = `Telegram on ${LABEL[store]}: ${fmtRate(burst.rate)} webhooks acknowledged/s, ${fmtRate(result.handledRate)} updates handled end to end/s, ack p99 ${fmtMs(steady.p99)} at ${RATE} updates/s`;
+    return { text, summary, broken };
+  } finally {
+    await charla?.stop(15_000);
+    await api.child.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** "answered / acknowledged", with the timed-out webhooks (which the server may still have stored). */
+const answered = (handled: number, load: LoadResult) =>
+  `${fmtRate(handled)} / ${fmtRate(load.ok)}${load.timeouts ? ` + ${fmtRate(load.timeouts)} timed out` : ''}`;
+
+function webhookReport(store: StoreName, r: WebhookResult): string {
+  const perUpdate = (cpuSeconds: number | undefined) =>
+    cpuSeconds === undefined || r.burstHandled === 0
+      ? '–'
+      : `${((cpuSeconds * 1000) / r.burstHandled).toFixed(2)} ms`;
+  const rows: string[][] = [
+    ['', 'Charla', 'goal'],
+    [
+      `(a) burst of ${fmtRate(BURST)} updates, ${BURST_CONNECTIONS} connections: acknowledged/s`,
+      fmtRate(r.burst.rate),
+      '',
+    ],
+    ['    acknowledgement p50 / p99', `${fmtMs(r.burst.p50)} / ${fmtMs(r.burst.p99)}`, ''],
+    ['    handled end to end, updates/s (first webhook → last reply)', fmtRate(r.handledRate), ''],
+    ['    answered / acknowledged', answered(r.burstHandled, r.burst), ''],
+    ['    CPU per update (ack + answer): server process', perUpdate(r.cpu.server), ''],
+    ...(store === 'postgres'
+      ? [['                                    PostgreSQL', perUpdate(r.cpu.postgres), '']]
+      : []),
+    ['                                    fake Bot API', perUpdate(r.cpu.fakeApi), ''],
+    [
+      `(b) ${RATE} updates/s, ${STEADY_CONNECTIONS} connections: acknowledgement p50`,
+      fmtMs(r.steady.p50),
+      '',
+    ],
+    [
+      '    acknowledgement p99',
+      fmtMs(r.steady.p99),
+      `< ${GOAL.ackP99} ms ${mark(r.steady.p99 < GOAL.ackP99)}`,
+    ],
+    ['    max', fmtMs(r.steady.max), ''],
+    ['    p50 / p99 from actual send', `${fmtMs(r.steady.serviceP50)} / ${fmtMs(r.steady.serviceP99)}`, ''],
+    ['    replies/s while sending', fmtRate(r.steadyHandledRate), ''],
+    ['    last reply after the last update', fmtMs(r.steadyTailMs), ''],
+    ['    answered / acknowledged', answered(r.steadyHandled, r.steady), ''],
+    [
+      'CPU, % of one core: server process (a) / (b)',
+      `${ofCore(r.burstCpu.server, r.burstCpu)} / ${ofCore(r.steadyCpu.server, r.steadyCpu)}`,
+      '',
+    ],
+    [
+      '    other processes on the machine (a) / (b)',
+      `${ofCore(r.burstCpu.other, r.burstCpu)} / ${ofCore(r.steadyCpu.other, r.steadyCpu)}`,
+      '',
+    ],
+    ['errors / timeouts / non-2xx / mismatches (a)', faults(r.burst), ''],
+    ['                                         (b)', faults(r.steady), ''],
+  ];
+  const notes = [
+    '  An update is acknowledged (200) once it is stored in the inbox; it is answered later, in order per chat.',
+    '  "Handled" counts the sendMessage calls the fake Bot API received; the replies are the fake LLM\'s.',
+  ];
+  return `\nTelegram webhooks on ${LABEL[store]} — ${BOTS} bots, ${CHATS_PER_BOT} chats each, zero-latency LLM\n${table(rows)}\n${notes.join('\n')}\n`;
+}
+
+/** Resident memory of 1,000 bots connected by long polling (PGlite). */
+async function benchMemory(): Promise<{ text: string; summary: string; broken: string[] }> {
+  const broken: string[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), 'charla-bench-tg-mem-'));
+  const api = await startFakeApi(MEMORY_BOTS);
+  try {
+    log(`Telegram memory: ${MEMORY_BOTS} owners and bots`);
+    await prepareBots(dataDir, '', api.bots);
+    log(`Telegram memory: connecting ${MEMORY_BOTS} bots by long polling`);
+    const child = spawnNode(
+      'telegram memory',
+      ['bin/run-ts.js', 'bench/telegram-memory.ts', String(MEMORY_BOTS), api.control],
+      {
+        CHARLA_DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        CHARLA_SECRET: SECRET,
+        LOG_LEVEL: 'error',
+        PUBLIC_URL: '',
+        TELEGRAM_MODE: 'polling',
+        TELEGRAM_POLL_TIMEOUT_S: '25',
+        TELEGRAM_API_ROOT: api.apiRoot,
+      },
+      ['--expose-gc'],
+    );
+    let line: string;
+    try {
+      line = (await child.waitForLine(/^(\{"memory".*)$/, 120_000))[1]!;
+    } finally {
+      await child.stop(15_000);
+    }
+    const m = (JSON.parse(line) as { memory: MemoryResult }).memory;
+    if (m.connected < MEMORY_BOTS)
+      broken.push(`memory: only ${m.connected} of ${MEMORY_BOTS} bots connected`);
+    if (m.polling < MEMORY_BOTS) broken.push(`memory: only ${m.polling} of ${MEMORY_BOTS} bots polled`);
+    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+    const added = m.after.rss - m.before.rss;
+    const kbPerBot = added / 1024 / MEMORY_BOTS;
+    const delta = (k: keyof NodeJS.MemoryUsage) =>
+      `${mb(m.before[k])} → ${mb(m.after[k])}  (${((m.after[k] - m.before[k]) / 1024 / MEMORY_BOTS).toFixed(1)} KB per bot)`;
+    const rows: string[][] = [
+      ['', 'Charla', 'goal'],
+      [
+        `RSS added by ${fmtRate(MEMORY_BOTS)} bots`,
+        mb(added),
+        `< ${GOAL.memoryMb} MB ${mark(added / 1024 / 1024 < GOAL.memoryMb)}`,
+      ],
+      [
+        '    per bot',
+        `${kbPerBot.toFixed(1)} KB`,
+        `< ${GOAL.memoryKbPerBot} KB ${mark(kbPerBot < GOAL.memoryKbPerBot)}`,
+      ],
+      ['RSS of the process, before → after', delta('rss'), ''],
+      ['    JS heap used', delta('heapUsed'), ''],
+      ['    external + array buffers', `${mb(m.before.external)} → ${mb(m.after.external)}`, ''],
+      ['connected / polling', `${fmtRate(m.connected)} / ${fmtRate(m.polling)}`, ''],
+      ['time to connect all / to their first poll', `${fmtMs(m.connectMs)} / ${fmtMs(m.pollingMs)}`, ''],
+    ];
+    const note = `  RSS after a GC${m.gc ? '' : ' (not forced: no --expose-gc)'}, with the app and its HTTP server built as \`charla serve\` does; embedded PGlite in the same process.`;
+    const text = `\nTelegram memory — ${fmtRate(MEMORY_BOTS)} bots connected by long polling, idle (getUpdates timeout 25 s)\n${table(rows)}\n${note}\n`;
+    const summary = `Telegram memory: ${fmtRate(MEMORY_BOTS)} idle long-polling bots add ${mb(added)} RSS (${kbPerBot.toFixed(1)} KB per bot)`;
+    return { text, summary, broken };
+  } finally {
+    await api.child.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+interface MemoryResult {
+  gc: boolean;
+  before: NodeJS.MemoryUsage;
+  after: NodeJS.MemoryUsage;
+  connected: number;
+  polling: number;
+  connectMs: number;
+  pollingMs: number;
+}
+
+/**
+ * Runs the Telegram section against a running fake LLM; resolves with the printed text, summary
+ * lines, and whether something broke.
+ */
+export async function telegramBench(
+  llmBaseURL: string,
+): Promise<{ text: string; summaries: string[]; failed: boolean }> {
+  let text = '';
+  const summaries: string[] = [];
+  let failed = false;
+  const run = async (
+    name: string,
+    section: () => Promise<{ text: string; summary: string; broken: string[] }>,
+  ) => {
+    try {
+      const r = await section();
+      text += r.text;
+      summaries.push(r.summary);
+      if (r.broken.length > 0) {
+        failed = true;
+        text += `  BROKEN: ${r.broken.join('\n  BROKEN: ')}\n`;
+      }
+    } catch (err) {
+      failed = true;
+      text += `\n${name}: FAILED — ${(err as Error).stack ?? err}\n`;
+    }
+  };
+  for (const store of STORES) {
+    if (store !== 'pglite' && store !== 'postgres') continue; // the main bench reports it
+    await run(`Telegram webhooks on ${LABEL[store]}`, () => benchWebhooks(store, llmBaseURL));
+  }
+  if (MEMORY_BOTS > 0) await run('Telegram memory', benchMemory);
+  return { text, summaries, failed };
+}
+
+if (process.env.BENCH_ONLY === 'telegram') {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      killAll();
+      process.exit(130);
+    });
+  }
+  let code = 1;
+  try {
+    const cpu = cpus();
+    process.stdout.write(
+      `Charla bench — Telegram channel, zero-latency local LLM, local Bot API server\n` +
+        `  ${cpu.length} × ${cpu[0]?.model.trim() ?? 'cpu'}, Node ${process.version}, load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}\n`,
+    );
+    const fake = spawnNode('fake LLM', ['bin/run-ts.js', 'test/servers/openai-main.ts', '0']);
+    const llmBaseURL = (await fake.waitForLine(/^(http\S+\/v1)\s*$/, 30_000))[1]!;
+    const { text, summaries, failed } = await telegramBench(llmBaseURL);
+    process.stdout.write(text);
+    if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
+    code = failed ? 1 : 0;
+  } catch (err) {
+    process.stdout.write(`\nbench failed: ${(err as Error).stack ?? err}\n`);
+  } finally {
+    await stopAll();
+    killAll();
+  }
+  process.exit(code);
+}
