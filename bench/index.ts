@@ -14,7 +14,7 @@
  * spawn to the first 200 on /healthz, three times, and the median; last, the gzipped JavaScript that
  * the dashboard's /login and /main load first (bench/dashboard.ts); and the Telegram channel
  * (bench/telegram.ts: webhook updates/s and acknowledgement latency over 100 bots, memory of 1,000
- * long-polling bots). `BENCH_ONLY=telegram` (or `dashboard`, run on bench/dashboard.ts) runs one
+ * long-polling bots). `BENCH_ONLY=telegram` (or `dashboard`, `web`) runs one
  * section alone.
  *
  * Goals (on Postgres, on a 2-core machine): ≥ 1,000 messages/s and ≥ 40% of the floor's
@@ -52,6 +52,7 @@ import {
   WARMUP,
 } from './settings.ts';
 import { telegramBench } from './telegram.ts';
+import { webBench } from './web.ts';
 
 const tempDirs: string[] = [];
 function tempDir(prefix: string): string {
@@ -364,6 +365,16 @@ async function main(): Promise<number> {
   } catch (err) {
     failed = true;
     process.stdout.write(`\nTelegram: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+
+  try {
+    const web = await webBench();
+    process.stdout.write(web.text);
+    summaries.push(...web.summaries);
+    if (web.failed) failed = true;
+  } catch (err) {
+    failed = true;
+    process.stdout.write(`\nWeb channel: FAILED — ${(err as Error).stack ?? err}\n`);
   }
 
   if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);

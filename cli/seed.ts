@@ -11,7 +11,7 @@ import type { Chatbot, ChatbotFile } from '../engine/store/database.ts';
 import { findOwnedChatbotByName, insertChatbot } from '../engine/store/queries/chatbots.ts';
 import { listFiles } from '../engine/store/queries/files.ts';
 import { ensureIalanding } from '../engine/store/queries/ialandings.ts';
-import { findOwnerByEmail } from '../engine/store/queries/owners.ts';
+import { findOwnerByEmail, insertProfileIfMissing } from '../engine/store/queries/owners.ts';
 import type { CharlaApp } from './app.ts';
 
 /** The demo owner's e-mail and password (README). */
@@ -75,6 +75,9 @@ export async function seedDemo(
   if (!known) await upsertOwnerWithPassword(app.auth, DEMO_EMAIL, DEMO_PASSWORD);
   const ownerCreated = !known;
   const owner = known ?? (await findOwnerByEmail(db, DEMO_EMAIL))!;
+  // The demo owner's channels run without days running out (Telegram, the widget, the IALanding):
+  // a premium plan counts as paid (spec 001 §4). An existing profile is left as it is.
+  await insertProfileIfMissing(db, { user_id: owner.id, plan: 'premium', expires_at: null });
   let bot = await findOwnedChatbotByName(db, owner.id, DEMO_BOT_NAME);
   const botCreated = !bot;
   onStep(`demo bot ${DEMO_BOT_NAME}`);

@@ -44,7 +44,9 @@ describe.each(DIALECTS)('the web channel on %s', (kind) => {
     await app.store.db
       .insertInto('user_profiles')
       .values({ user_id: ownerId, plan: 'free', expires_at: new Date(Date.now() + 30 * DAY) })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ expires_at: new Date(Date.now() + 30 * DAY) }))
+      .onConflict((oc) =>
+        oc.column('user_id').doUpdateSet({ plan: 'free', expires_at: new Date(Date.now() + 30 * DAY) }),
+      )
       .execute();
   });
   afterAll(async () => {
