@@ -1,0 +1,492 @@
+/**
+ * The chat window of the web widget (spec 001 §2 "Floating chat window", §4 "Web chat", §9 sizes),
+ * loaded by widget.js on the first open and mounted in the same shadow root as the floating button.
+ *
+ * - Header with the business name and "Asistente IA"; the greeting first; messages; the typing
+ *   indicator "Escribiendo..."; the input "Escribe tu mensaje..." (all texts come from the config,
+ *   in the bot's language).
+ * - Enter sends, Shift+Enter makes a new line; an empty message is ignored; the input is disabled
+ *   while a reply is pending and cleared when it arrives.
+ * - Replies stream: `POST /api/web/:key/message` with `Accept: text/event-stream`, read with fetch
+ *   and a ReadableStream (`token` events, then `done` with the JSON answer, or `error`).
+ * - Files: an image (max 600 px high), a PDF link, audio (preload none) and video (preload metadata)
+ *   players. A LIST offer shows the files as buttons that send the chosen file's name; the offered
+ *   list and the files already sent go back with the next message (LIST stores the list, any other
+ *   action clears it).
+ * - On screens wider than 768 px the window closes 1 s after a reply (spec 001 §4), unless the
+ *   visitor touches the window in that second.
+ * - A stable visitor id per browser and key in localStorage; the conversation of this tab in
+ *   sessionStorage, so it survives moving between the site's pages.
+ * - Not available (service off, no days left): the window says so and the input stays disabled.
+ *   A network failure or a non-OK answer adds a bot message with the configured error text.
+ * - Accessible: a dialog labelled by the business name, a log of messages, a status for typing,
+ *   focus to the input 300 ms after opening, Escape closes and gives focus back to the button.
+ */
+import {
+  type Attachment,
+  addStyles,
+  type ChatContext,
+  type ChatWindow,
+  type FileRef,
+  fetchConfig,
+  type WidgetConfig,
+  type WidgetReply,
+  type WidgetTexts,
+} from './shared.ts';
+
+/** The chat UI's minified CSS (set by scripts/widget.mjs). */
+declare const __CHAT_CSS__: string;
+
+/** Texts used only when the configuration cannot be loaded at all (Spanish, the default language). */
+const FALLBACK_TEXTS: WidgetTexts = {
+  title: 'Asistente IA',
+  typing: 'Escribiendo...',
+  placeholder: 'Escribe tu mensaje...',
+  send: 'Enviar',
+  open: 'Abrir chat',
+  close: 'Cerrar',
+  error: 'Lo siento, estoy teniendo problemas técnicos. ¿Puedes intentar de nuevo en un momento? 😅',
+  openFile: 'Abrir archivo',
+};
+
+/** Spec 001 §9 timings. */
+const AUTO_CLOSE_MS = 1000;
+const AUTO_CLOSE_MIN_WIDTH = 768;
+const FOCUS_DELAY_MS = 300;
+/** Messages kept in sessionStorage for the next page of the site. */
+const KEPT_MESSAGES = 60;
+
+const CLOSE_ICON =
+  '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" d="M6 6l12 12M18 6 6 18"/></svg>';
+const SEND_ICON =
+  '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2z"/></svg>';
+
+/** One message of the window. */
+interface Message {
+  text: string;
+  bot: boolean;
+  error?: boolean;
+  attachment?: Attachment | null;
+}
+
+/** What a tab keeps of its conversation. */
+interface Kept {
+  messages: Message[];
+  offered: FileRef[];
+  sent: string[];
+}
+
+/** Creates an element with attributes (false leaves one out) and children. */
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | boolean> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== false) node.setAttribute(name, value === true ? '' : value);
+  }
+  node.append(...children);
+  return node;
+}
+
+/** 128 random bits as hex (crypto.randomUUID needs a secure context; host pages may be http). */
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Storage that may be unavailable (privacy modes, sandboxed frames): failures are ignored. */
+function stored(storage: () => Storage, name: string) {
+  return {
+    get(): string | null {
+      try {
+        return storage().getItem(name);
+      } catch {
+        return null;
+      }
+    },
+    set(value: string): void {
+      try {
+        storage().setItem(name, value);
+      } catch {
+        // Not kept: the widget works without it.
+      }
+    },
+  };
+}
+
+/** The visitor's stable id for this bot, created on the first visit. */
+function visitorId(key: string): string {
+  const slot = stored(() => localStorage, `charla:${key}:visitor`);
+  const known = slot.get();
+  if (known && /^[\w-]{8,128}$/.test(known)) return known;
+  const id = randomId();
+  slot.set(id);
+  return id;
+}
+
+/**
+ * Reads a text/event-stream body, calling `onEvent` for each event with its parsed JSON data.
+ * Events are separated by a blank line; `data:` lines of one event are joined with newlines.
+ */
+export async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (event: string, data: unknown) => void,
+): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const dispatch = (block: string) => {
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+    }
+    if (data.length) onEvent(event, JSON.parse(data.join('\n')));
+  };
+  for (;;) {
+    const { done, value } = await reader.read();
+    buffer = (buffer + decoder.decode(value, { stream: !done })).replace(/\r\n/g, '\n');
+    let end = buffer.indexOf('\n\n');
+    while (end >= 0) {
+      dispatch(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf('\n\n');
+    }
+    if (done) break;
+  }
+  if (buffer.trim()) dispatch(buffer);
+}
+
+/** Mounts the chat window in the widget's shadow root (hidden until {@link ChatWindow.open}). */
+export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
+  addStyles(root, __CHAT_CSS__);
+  const { host, key, launcher, layer } = context;
+  const api = `${host}/api/web/${encodeURIComponent(key)}`;
+  const visitor = visitorId(key);
+  const keptSlot = stored(() => sessionStorage, `charla:${key}:chat`);
+
+  let config: WidgetConfig | null = context.config;
+  let texts = config?.texts ?? FALLBACK_TEXTS;
+  const messages: Message[] = [];
+  let offered: FileRef[] = [];
+  let sent: string[] = [];
+  let pending = false;
+  let available = true;
+  let started = false;
+  let isOpen = false;
+  let autoClose: ReturnType<typeof setTimeout> | undefined;
+  let focusTimer: ReturnType<typeof setTimeout> | undefined;
+  let streamed: HTMLElement | null = null;
+  let choices: HTMLElement | null = null;
+
+  // The window.
+  const title = h('h2', { class: 'name', id: 'charla-title' });
+  const subtitle = h('p', { class: 'sub' });
+  const avatar = h('span', { class: 'avatar', 'aria-hidden': 'true' });
+  const closeButton = h('button', { type: 'button', class: 'close' });
+  closeButton.innerHTML = CLOSE_ICON;
+  const log = h('div', { class: 'log', role: 'log', tabindex: '0', 'aria-labelledby': 'charla-title' });
+  const typing = h('div', { class: 'typing', role: 'status' });
+  const input = h('textarea', { class: 'input', rows: '1', maxlength: '8000' });
+  const sendButton = h('button', { type: 'submit', class: 'send', disabled: true });
+  sendButton.innerHTML = SEND_ICON;
+  const bar = h('form', { class: 'bar' }, input, sendButton);
+  const win = h(
+    'section',
+    { class: 'win', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'charla-title', hidden: true },
+    h('header', { class: 'head' }, avatar, h('div', { class: 'who' }, title, subtitle), closeButton),
+    log,
+    typing,
+    bar,
+  );
+  layer.append(win);
+
+  /** Puts the configuration's texts on the window. */
+  function applyConfig(): void {
+    texts = config?.texts ?? FALLBACK_TEXTS;
+    const name = config?.business_name ?? '';
+    title.textContent = name || texts.title;
+    subtitle.textContent = texts.title;
+    avatar.textContent = (name.trim()[0] ?? '•').toUpperCase();
+    if (config?.lang) win.lang = config.lang;
+    closeButton.setAttribute('aria-label', texts.close);
+    closeButton.title = texts.close;
+    input.placeholder = texts.placeholder;
+    input.setAttribute('aria-label', texts.placeholder);
+    sendButton.setAttribute('aria-label', texts.send);
+    sendButton.title = texts.send;
+  }
+  applyConfig();
+
+  const scrollDown = () => {
+    log.scrollTop = log.scrollHeight;
+  };
+
+  /** Enables or disables the input, the send button and the offered choices. */
+  function refresh(): void {
+    const blocked = pending || !available || !config;
+    input.disabled = blocked;
+    sendButton.disabled = blocked || !input.value.trim();
+    if (choices) for (const b of choices.querySelectorAll('button')) b.disabled = blocked;
+  }
+
+  function fileNode(a: Attachment): HTMLElement | null {
+    const parsed = new URL(a.url, `${host}/`);
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+    const url = parsed.href;
+    switch (a.type) {
+      case 'image': {
+        const img = h('img', { class: 'file-img', src: url, alt: a.name });
+        img.addEventListener('load', scrollDown, { once: true });
+        return img;
+      }
+      case 'pdf':
+        return h(
+          'a',
+          { class: 'file-pdf', href: url, target: '_blank', rel: 'noopener noreferrer' },
+          h('span', { class: 'pdf-icon', 'aria-hidden': 'true' }, 'PDF'),
+          h('span', { class: 'fname' }, a.name),
+          h('span', { class: 'sr' }, ` (${texts.openFile})`),
+        );
+      case 'audio':
+        return h('audio', { controls: true, preload: 'none', src: url, 'aria-label': a.name });
+      default:
+        return h('video', {
+          controls: true,
+          preload: 'metadata',
+          playsinline: true,
+          src: url,
+          'aria-label': a.name,
+        });
+    }
+  }
+
+  function bubble(m: Message): HTMLElement {
+    const body = h('div', { class: `msg${m.error ? ' err' : ''}` });
+    if (m.text) body.append(h('p', { class: 'text' }, m.text));
+    const file = m.attachment ? fileNode(m.attachment) : null;
+    if (file) body.append(file);
+    return h('div', { class: `row ${m.bot ? 'bot' : 'user'}` }, body);
+  }
+
+  /** Offers the files of a LIST as buttons that send the chosen file's name. */
+  function offer(list: FileRef[], row: HTMLElement): void {
+    choices?.remove();
+    choices = null;
+    if (!list.length) return;
+    choices = h('div', { class: 'choices', role: 'group', 'aria-label': title.textContent ?? '' });
+    for (const file of list) {
+      const choice = h('button', { type: 'button', class: 'choice' }, file.file_name);
+      choice.addEventListener('click', () => void send(file.file_name));
+      choices.append(choice);
+    }
+    row.append(choices);
+    refresh();
+  }
+
+  function keep(): void {
+    keptSlot.set(JSON.stringify({ messages: messages.slice(-KEPT_MESSAGES), offered, sent } satisfies Kept));
+  }
+
+  function add(m: Message): HTMLElement {
+    messages.push(m);
+    const row = bubble(m);
+    log.append(row);
+    scrollDown();
+    return row;
+  }
+
+  /** Makes the window say the bot is not available, and keeps the input disabled. */
+  function unavailable(text: string): void {
+    if (available && messages[messages.length - 1]?.text !== text) add({ text, bot: true });
+    available = false;
+    win.classList.add('off');
+    refresh();
+  }
+
+  function setPending(on: boolean): void {
+    pending = on;
+    typing.replaceChildren();
+    if (on)
+      typing.append(
+        h('span', { class: 'dots', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')),
+        texts.typing,
+      );
+    refresh();
+  }
+
+  /** Starts the conversation on the first open: the configuration, then this tab's messages or the greeting. */
+  async function start(): Promise<void> {
+    started = true;
+    if (!config) {
+      const fetched = await fetchConfig(host, key);
+      config = fetched && fetched !== 'missing' ? fetched : null;
+      applyConfig();
+    }
+    refresh();
+    if (!config) {
+      started = false; // the next open tries again
+      if (messages[messages.length - 1]?.text !== texts.error) fail();
+      return;
+    }
+    let kept: Kept | null = null;
+    try {
+      kept = JSON.parse(keptSlot.get() ?? 'null') as Kept | null;
+    } catch {
+      kept = null;
+    }
+    if (kept?.messages?.length) {
+      let last: HTMLElement | null = null;
+      for (const m of kept.messages) last = add(m);
+      offered = kept.offered ?? [];
+      sent = kept.sent ?? [];
+      if (last && offered.length) offer(offered, last);
+    } else if (config.available) {
+      add({ text: config.greeting, bot: true });
+    }
+    if (!config.available) unavailable(config.unavailableText ?? texts.error);
+  }
+
+  /** The error text a non-OK answer carries, if any. */
+  async function errorText(res: Response): Promise<string | null> {
+    try {
+      const body = (await res.json()) as { error?: unknown };
+      return typeof body.error === 'string' && body.error ? body.error : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function fail(): void {
+    add({ text: texts.error, bot: true, error: true });
+  }
+
+  async function send(raw: string): Promise<void> {
+    const text = raw.trim();
+    if (!text || pending || !available || !config) return;
+    clearTimeout(autoClose);
+    choices?.remove();
+    choices = null;
+    add({ text, bot: false });
+    setPending(true);
+    try {
+      const res = await fetch(`${api}/message`, {
+        method: 'POST',
+        credentials: 'omit',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        // No messageHistory: the server keeps this visitor's conversation (by visitorId), which
+        // outlives the page and cannot be made up by the page.
+        body: JSON.stringify({
+          userMessage: text,
+          visitorId: visitor,
+          messageId: randomId(),
+          ...(offered.length ? { archivosMostrados: offered } : {}),
+          ...(sent.length ? { archivosEnviados: sent } : {}),
+        }),
+      });
+      if (res.status === 403) {
+        unavailable((await errorText(res)) ?? config.unavailableText ?? texts.error);
+        return;
+      }
+      if (!res.ok) return fail();
+      let reply: WidgetReply | null = null;
+      let failed = false;
+      if (res.body && (res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+        await readEvents(res.body, (event, data) => {
+          if (event === 'token') {
+            streamed ??= log.appendChild(
+              h(
+                'div',
+                { class: 'row bot', 'aria-hidden': 'true' },
+                h('div', { class: 'msg' }, h('p', { class: 'text' })),
+              ),
+            );
+            streamed.querySelector('.text')!.textContent += (data as { text: string }).text;
+            scrollDown();
+          } else if (event === 'done') reply = data as WidgetReply;
+          else if (event === 'error') failed = true;
+        });
+      } else {
+        reply = (await res.json()) as WidgetReply;
+      }
+      streamed?.remove();
+      streamed = null;
+      const answer = reply as WidgetReply | null;
+      if (failed || !answer) return fail();
+      const row = add({ text: answer.reply, bot: true, attachment: answer.attachment });
+      const { archivos } = answer.contenedorEmpatico;
+      sent = answer.archivosEnviados;
+      offered = archivos.action === 'LIST' ? archivos.lista : [];
+      offer(offered, row);
+      if (!isOpen) launcher.setUnread(true);
+      else if (window.innerWidth > AUTO_CLOSE_MIN_WIDTH) autoClose = setTimeout(close, AUTO_CLOSE_MS);
+    } catch {
+      fail();
+    } finally {
+      streamed?.remove();
+      streamed = null;
+      input.value = '';
+      resize();
+      setPending(false);
+      keep();
+      if (isOpen && document.activeElement === document.body) input.focus();
+    }
+  }
+
+  function resize(): void {
+    input.style.height = '';
+    if (input.scrollHeight > input.clientHeight)
+      input.style.height = `${Math.min(input.scrollHeight + 2, 120)}px`;
+  }
+
+  function open(): void {
+    if (!started) void start();
+    if (isOpen) return;
+    isOpen = true;
+    win.hidden = false;
+    launcher.setOpen(true);
+    scrollDown();
+    clearTimeout(focusTimer);
+    focusTimer = setTimeout(() => (input.disabled ? closeButton : input).focus(), FOCUS_DELAY_MS);
+  }
+
+  function close(): void {
+    clearTimeout(autoClose);
+    clearTimeout(focusTimer);
+    if (!isOpen) return;
+    isOpen = false;
+    win.hidden = true;
+    launcher.setOpen(false);
+    launcher.focus();
+  }
+
+  closeButton.addEventListener('click', close);
+  bar.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void send(input.value);
+  });
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      void send(input.value);
+    }
+  });
+  input.addEventListener('input', () => {
+    resize();
+    refresh();
+  });
+  win.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      close();
+    }
+  });
+  // Touching the window in the second after a reply keeps it open.
+  win.addEventListener('pointerdown', () => clearTimeout(autoClose));
+  win.addEventListener('input', () => clearTimeout(autoClose));
+
+  return { open, close };
+}
