@@ -53,6 +53,7 @@ import {
 } from './settings.ts';
 import { telegramBench } from './telegram.ts';
 import { webBench } from './web.ts';
+import { widgetSizes } from './widget.ts';
 
 const tempDirs: string[] = [];
 function tempDir(prefix: string): string {
@@ -352,6 +353,7 @@ async function main(): Promise<number> {
 
   try {
     process.stdout.write(await dashboardSizes());
+    process.stdout.write(await widgetSizes());
   } catch (err) {
     failed = true;
     process.stdout.write(`\nDashboard JS: FAILED — ${(err as Error).stack ?? err}\n`);

@@ -1,7 +1,8 @@
 /**
- * Keeps the built dashboard current for `charla start` (scripts/dashboard.mjs rebuilds it when a
- * dashboard source is newer than dist/dashboard). Vite is a development dependency: on an install
- * without it, the existing build is served as it is.
+ * Keeps the built dashboard and web widget current for `charla start` (scripts/dashboard.mjs and
+ * scripts/widget.mjs rebuild them when a source is newer than dist/dashboard or dist/widget). Vite
+ * and esbuild are development dependencies: on an install without them, the existing builds are
+ * served as they are.
  */
 export async function ensureDashboardBuilt(onBuild: () => void): Promise<void> {
   const script = new URL('../scripts/dashboard.mjs', import.meta.url);
@@ -12,4 +13,16 @@ export async function ensureDashboardBuilt(onBuild: () => void): Promise<void> {
   if (!dashboardIsStale()) return;
   onBuild();
   await buildDashboard();
+}
+
+/** Rebuilds the embeddable widget (dist/widget) when a widget source is newer. */
+export async function ensureWidgetBuilt(onBuild: () => void): Promise<void> {
+  const script = new URL('../scripts/widget.mjs', import.meta.url);
+  const { widgetIsStale, buildWidget } = (await import(script.href)) as {
+    widgetIsStale: () => boolean;
+    buildWidget: () => Promise<void>;
+  };
+  if (!widgetIsStale()) return;
+  onBuild();
+  await buildWidget();
 }

@@ -10,7 +10,7 @@ import { createLogger } from '../../engine/logger.ts';
 import { DataDirBusyError } from '../../engine/store/connect.ts';
 import { findOwnerByEmail } from '../../engine/store/queries/owners.ts';
 import { createApp } from '../app.ts';
-import { ensureDashboardBuilt } from '../dashboard.ts';
+import { ensureDashboardBuilt, ensureWidgetBuilt } from '../dashboard.ts';
 import { DEMO_BOT_NAME, DEMO_EMAIL, DEMO_PASSWORD, findDemoBotId, seedDemo } from '../seed.ts';
 import { CliError, EXIT } from '../util.ts';
 
@@ -34,6 +34,9 @@ async function serve(options: ServeOptions): Promise<void> {
   if (options.seed) {
     await ensureDashboardBuilt(() => log.info('building the dashboard (its sources changed)')).catch(
       (err: unknown) => log.warn({ err }, 'could not build the dashboard; serving the last build'),
+    );
+    await ensureWidgetBuilt(() => log.info('building the web widget (its sources changed)')).catch(
+      (err: unknown) => log.warn({ err }, 'could not build the web widget; serving the last build'),
     );
   }
   const started = Date.now();
