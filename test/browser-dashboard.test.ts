@@ -192,7 +192,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     await signIn(page, 'dueno@example.com');
     await page.getByRole('heading', { name: '¡Hola, dueno!' }).waitFor();
     expect(await page.getByTestId('telegram-status').textContent()).toContain('Telegram no conectado');
-    expect(await page.getByText('Próximamente').count()).toBe(3);
+    expect(await page.getByText('Próximamente').count()).toBe(2);
     await shoot(page, 'main-dashboard');
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -347,7 +347,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
       await page.getByText(en('main.daysRemaining'), { exact: true }).waitFor();
       for (const card of ['configure', 'followers', 'web', 'gestion'])
         await page.getByRole('heading', { name: en(`main.cards.${card}.title`), exact: true }).waitFor();
-      expect(await page.getByText(en('main.soon'), { exact: true }).count()).toBe(3);
+      expect(await page.getByText(en('main.soon'), { exact: true }).count()).toBe(2);
       await page.getByRole('heading', { name: 'Artificial intelligence that knows your business' }).waitFor();
       await page.getByText(en('main.promo.text')).waitFor();
       await page.getByRole('link', { name: new RegExp(en('main.promo.button')) }).waitFor();

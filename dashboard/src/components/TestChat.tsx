@@ -10,6 +10,7 @@
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Attachment, ContenedorEmpatico, FileRef } from '../../../engine/schemas.ts';
+import { readEvents } from '../lib/sse.ts';
 
 interface ChatMessage {
   text: string;
@@ -24,27 +25,6 @@ interface Reply {
   archivosEnviados: string[];
   contenedorEmpatico: Partial<ContenedorEmpatico> & { archivos: ContenedorEmpatico['archivos'] };
   offline: boolean;
-}
-
-/** Reads a text/event-stream response, calling `onEvent` for each event. */
-async function readEvents(res: Response, onEvent: (event: string, data: unknown) => void): Promise<void> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end = buffer.indexOf('\n\n');
-    while (end >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (data) onEvent(event, JSON.parse(data));
-      end = buffer.indexOf('\n\n');
-    }
-  }
 }
 
 /** The floating button and the panel. `chatbotId` is the owner's bot, or null when there is none. */

@@ -26,15 +26,27 @@ const loaders = import.meta.glob<{ default: Record<string, unknown> }>('./locale
 
 function storedLanguage(): AppLanguage {
   const stored = typeof localStorage === 'undefined' ? null : localStorage.getItem(LANGUAGE_KEY);
-  return APP_LANGUAGES.some((l) => l.code === stored) ? (stored as AppLanguage) : 'es';
+  return isAppLanguage(stored) ? stored : 'es';
+}
+
+/** Whether `code` is one of the interface languages. */
+export function isAppLanguage(code: unknown): code is AppLanguage {
+  return APP_LANGUAGES.some((l) => l.code === code);
+}
+
+/**
+ * Loads a language's texts when needed, without switching to it (a page in another language than
+ * the interface's, like a public IALanding in its bot's language, reads them with `getFixedT`).
+ */
+export async function loadLanguage(code: AppLanguage): Promise<void> {
+  if (i18n.hasResourceBundle(code, 'translation')) return;
+  const load = loaders[`./locales/${code}.json`];
+  if (load) i18n.addResourceBundle(code, 'translation', (await load()).default, true, true);
 }
 
 /** Loads a language's texts when needed, switches to it and remembers it. */
 export async function setLanguage(code: AppLanguage): Promise<void> {
-  if (!i18n.hasResourceBundle(code, 'translation')) {
-    const load = loaders[`./locales/${code}.json`];
-    if (load) i18n.addResourceBundle(code, 'translation', (await load()).default, true, true);
-  }
+  await loadLanguage(code);
   localStorage.setItem(LANGUAGE_KEY, code);
   document.documentElement.lang = code;
   await i18n.changeLanguage(code);

@@ -36,7 +36,7 @@ const CARDS = [
   { key: 'followers', to: undefined, icon: 'M4 5h16v10H9l-5 4V5Z' },
   {
     key: 'web',
-    to: undefined,
+    to: '/charla-web',
     icon: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18Zm-7 9h14M12 3c2.5 2.5 3.5 5.5 3.5 9S14.5 18.5 12 21c-2.5-2.5-3.5-5.5-3.5-9S9.5 5.5 12 3Z',
   },
   { key: 'gestion', to: undefined, icon: 'M4 6h16v14H4V6Zm0 4h16M8 3v5M16 3v5' },

@@ -1,0 +1,393 @@
+/**
+ * The web chat (spec 001 §2 "Floating chat window on the web channel", §4 "Web chat", §5): the turn
+ * logic the IALanding and the owner's try-out window share, the try-out window itself, and the view
+ * of a sent file (image, PDF, audio, video).
+ * - Turns go to `POST /api/web/:key/message` (the web channel: refused with 403 while the service is
+ *   off or the owner has no days), streamed as Server-Sent Events; a visitor id kept in the browser.
+ * - Sending adds the user's message and shows "Escribiendo..." until the reply; the input waits while
+ *   a reply is pending; a message that is empty after trimming is not sent.
+ * - A LIST offer is kept and sent back as `archivosMostrados` (any other action clears it), with the
+ *   files already sent as `archivosEnviados`, so a pick by number works (spec 000 §7).
+ */
+import type { TFunction } from 'i18next';
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Attachment, FileRef, FileType, HistoryItem } from '../../../engine/schemas.ts';
+import { readEvents } from '../lib/sse.ts';
+import { visitorId, type WebConfig, type WebReply } from '../lib/web.ts';
+
+/** One message of a web chat (spec 001 §3 "Chat message (client)"). */
+export interface WebChatMessage {
+  text: string;
+  isBot: boolean;
+  attachment?: Attachment | null;
+  /** Files the bot offered to choose from (a LIST reply). */
+  offers?: FileRef[];
+  error?: boolean;
+}
+
+/** Messages kept as history for the next turn. */
+const HISTORY_SENT = 20;
+
+/**
+ * A web chat's state and its `send`. `t` gives the texts (the IALanding passes its bot language's).
+ * `send` resolves to the bot's message (or the error shown), or null when nothing was sent.
+ */
+export function useWebChat(chatKey: string | null, t: TFunction, channel: 'web' | 'ialanding' = 'web') {
+  const [messages, setMessages] = useState<WebChatMessage[]>([]);
+  const [pending, setPending] = useState(false);
+  const [streaming, setStreaming] = useState('');
+  const busy = useRef(false);
+  const offered = useRef<FileRef[]>([]);
+  const sent = useRef<string[]>([]);
+  const history = useRef<HistoryItem[]>([]);
+
+  const send = useCallback(
+    async (text: string, shown = text): Promise<WebChatMessage | null> => {
+      const userMessage = text.trim();
+      if (!userMessage || busy.current) return null;
+      busy.current = true;
+      setMessages((m) => [...m, { text: shown.trim() || userMessage, isBot: false }]);
+      setPending(true);
+      setStreaming('');
+      const answer = (message: WebChatMessage) => {
+        setMessages((m) => [...m, message]);
+        return message;
+      };
+      try {
+        if (!chatKey) return answer({ text: t('chat.errors.missingId'), isBot: true, error: true });
+        const res = await fetch(`/api/web/${encodeURIComponent(chatKey)}/message`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+          body: JSON.stringify({
+            userMessage,
+            visitorId: visitorId(chatKey),
+            messageHistory: history.current.slice(-HISTORY_SENT),
+            archivosMostrados: offered.current,
+            archivosEnviados: sent.current,
+            channel,
+          }),
+        });
+        if (!res.ok) {
+          const body = (await res.json().catch(() => ({}))) as { error?: string };
+          const text =
+            res.status === 403 && body.error
+              ? body.error
+              : res.status === 404
+                ? t('landing.errors.noBot')
+                : t('chat.errors.message');
+          return answer({ text, isBot: true, error: true });
+        }
+        let final: WebReply | null = null;
+        let failed = false;
+        if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+          await readEvents(res, (event, data) => {
+            if (event === 'token') setStreaming((s) => s + (data as { text: string }).text);
+            else if (event === 'done') final = data as WebReply;
+            else if (event === 'error') failed = true;
+          });
+        } else {
+          final = (await res.json()) as WebReply;
+        }
+        const reply = final as WebReply | null;
+        if (failed || !reply) return answer({ text: t('chat.errors.message'), isBot: true, error: true });
+        const { archivos } = reply.contenedorEmpatico;
+        offered.current = archivos.action === 'LIST' ? archivos.lista : [];
+        sent.current = reply.archivosEnviados;
+        history.current = [
+          ...history.current,
+          { role: 'user', content: userMessage },
+          { role: 'assistant', content: reply.reply },
+        ];
+        return answer({
+          text: reply.reply,
+          isBot: true,
+          attachment: reply.attachment,
+          ...(archivos.action === 'LIST' ? { offers: archivos.lista } : {}),
+        });
+      } catch {
+        return answer({ text: t('chat.errors.network'), isBot: true, error: true });
+      } finally {
+        busy.current = false;
+        setStreaming('');
+        setPending(false);
+      }
+    },
+    [chatKey, t, channel],
+  );
+
+  return { messages, pending, streaming, send };
+}
+
+/** Enter sends, Shift+Enter adds a line (spec 001 §2). */
+export function enterSends(send: () => void) {
+  return (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      send();
+    }
+  };
+}
+
+/** What a file view shows: a sent attachment or a library file. */
+export interface ShownFile {
+  url: string;
+  type: FileType;
+  name: string;
+}
+
+/**
+ * A file shown in a chat (`compact`) or in the IALanding's content area: the image (at most 600 px
+ * high, spec 001 §9), the PDF (embedded on wide screens, always with a link to open it), or the audio
+ * and video players.
+ */
+export function FileView({ file, compact = false, t }: { file: ShownFile; compact?: boolean; t: TFunction }) {
+  switch (file.type) {
+    case 'image':
+      return (
+        <img
+          src={file.url}
+          alt={file.name}
+          className={`rounded-xl object-contain ${compact ? 'max-h-48' : 'mx-auto block max-h-[600px] w-auto max-w-full'}`}
+        />
+      );
+    case 'pdf':
+      return (
+        <div className="space-y-2">
+          {compact ? null : (
+            <object
+              data={file.url}
+              type="application/pdf"
+              aria-label={file.name}
+              className="hidden h-[70vh] max-h-[600px] w-full rounded-xl border border-slate-200 min-[700px]:block"
+            />
+          )}
+          <a
+            href={file.url}
+            target="_blank"
+            rel="noopener"
+            className="flex items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2 font-medium text-brand-800 hover:bg-brand-50"
+          >
+            <span aria-hidden="true">📄</span>
+            <span className="min-w-0 flex-1 truncate">{file.name}</span>
+            <span className="shrink-0 text-xs text-slate-600">{t('landing.openPdf')}</span>
+          </a>
+        </div>
+      );
+    case 'audio':
+      return (
+        // biome-ignore lint/a11y/useMediaCaption: owner-uploaded audio has no captions
+        <audio
+          controls
+          preload="none"
+          src={file.url}
+          aria-label={file.name}
+          className={compact ? 'w-56' : 'w-full'}
+        />
+      );
+    case 'video':
+      return (
+        // biome-ignore lint/a11y/useMediaCaption: owner-uploaded video has no captions
+        <video
+          controls
+          preload="metadata"
+          src={file.url}
+          aria-label={file.name}
+          className={`rounded-xl bg-black ${compact ? 'max-h-48' : 'max-h-[600px] w-full'}`}
+        />
+      );
+  }
+}
+
+/**
+ * The owner's try-out of the web bot on /charla-web: a floating button and a chat window with the
+ * business name and "Asistente IA", talking to the bot through the web channel exactly as a
+ * visitor's widget does. Sizes of the spec's web chat widget (001 §9): 450x700 px, 400x650 px from
+ * 641 to 1024 px wide, 80vh up to 640 px and 85vh up to 480 px, never above 95vh. Spec 001 §4 closes
+ * the web chat 1 s after a reply on screens wider than 768 px; this try-out window stays open, since
+ * here the reply shows nowhere else and the owner opened it to read it.
+ */
+export function WebChatPanel({ chatKey, business }: { chatKey: string | null; business: string }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [input, setInput] = useState('');
+  const { messages, pending, streaming, send } = useWebChat(chatKey, t);
+  const [config, setConfig] = useState<WebConfig | null>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+
+  // Opening reads what a visitor's widget would show: the greeting and whether the chat is available.
+  useEffect(() => {
+    if (!open || !chatKey) return;
+    let cancelled = false;
+    fetch(`/api/web/${encodeURIComponent(chatKey)}/config`)
+      .then(async (res) => {
+        if (!cancelled && res.ok) setConfig((await res.json()) as WebConfig);
+      })
+      .catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+  }, [open, chatKey]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the bottom whenever the list grows
+  useEffect(() => {
+    listRef.current?.scrollTo({ top: listRef.current.scrollHeight });
+  }, [messages, streaming, open]);
+
+  const submit = () => {
+    if (!input.trim() || pending) return;
+    setInput('');
+    void send(input);
+  };
+
+  if (!open) {
+    return (
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        disabled={!chatKey}
+        className="fixed bottom-4 left-4 z-30 inline-flex items-center gap-2 rounded-full bg-slate-900 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-slate-800 disabled:bg-slate-400"
+      >
+        <span aria-hidden="true">💬</span>
+        {t('web.chat.open')}
+      </button>
+    );
+  }
+
+  return (
+    <section
+      aria-label={t('web.chat.title', { business })}
+      className="fixed inset-x-2 bottom-2 z-40 flex h-[80vh] max-h-[95vh] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-2xl max-[480px]:h-[85vh] min-[641px]:inset-x-auto min-[641px]:right-4 min-[641px]:bottom-4 min-[641px]:h-[650px] min-[641px]:w-[400px] min-[1025px]:h-[700px] min-[1025px]:w-[450px]"
+      data-testid="web-chat"
+    >
+      <header className="flex items-center justify-between gap-2 bg-brand-700 px-4 py-3 text-white">
+        <div className="min-w-0">
+          <h2 className="truncate text-sm font-semibold">{business}</h2>
+          <p className="text-xs text-white/90">{t('web.chat.assistant')}</p>
+        </div>
+        <button
+          type="button"
+          aria-label={t('chat.close')}
+          onClick={() => setOpen(false)}
+          className="rounded px-2 text-xl leading-none hover:bg-brand-800"
+        >
+          ×
+        </button>
+      </header>
+      <div
+        ref={listRef}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
+        tabIndex={0}
+        aria-live="polite"
+        className="flex-1 space-y-2 overflow-y-auto bg-slate-50 p-3"
+      >
+        <p className="text-center text-xs text-slate-600">{t('web.chat.hint')}</p>
+        {config ? <Bubble message={{ text: config.greeting, isBot: true }} t={t} /> : null}
+        {config && !config.available && config.unavailableText ? (
+          <Bubble message={{ text: config.unavailableText, isBot: true, error: true }} t={t} />
+        ) : null}
+        {messages.map((m, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: messages are append-only
+          <Bubble key={i} message={m} t={t} onPick={(n, label) => void send(String(n), label)} />
+        ))}
+        {pending ? (
+          streaming ? (
+            <Bubble message={{ text: streaming, isBot: true }} t={t} />
+          ) : (
+            <p className="text-xs text-slate-600" role="status">
+              {t('chat.typing')}
+            </p>
+          )
+        ) : null}
+      </div>
+      <div className="flex items-end gap-2 border-t border-slate-200 p-2">
+        <textarea
+          aria-label={t('chat.placeholder')}
+          placeholder={t('chat.placeholder')}
+          rows={1}
+          value={input}
+          disabled={pending}
+          onChange={(e) => setInput(e.target.value)}
+          onKeyDown={enterSends(() => submit())}
+          className="max-h-24 min-h-10 flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none disabled:bg-slate-100"
+        />
+        <button
+          type="button"
+          onClick={() => submit()}
+          disabled={pending || !input.trim()}
+          className="rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white disabled:bg-slate-300"
+        >
+          {t('chat.send')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** A chat bubble, with its file and the offered files as buttons. */
+function Bubble({
+  message,
+  t,
+  onPick,
+}: {
+  message: WebChatMessage;
+  t: TFunction;
+  onPick?: (n: number, label: string) => void;
+}) {
+  const a = message.attachment;
+  return (
+    <div
+      className={`flex ${message.isBot ? 'justify-start' : 'justify-end'}`}
+      data-testid={message.isBot ? 'bot-message' : 'user-message'}
+    >
+      <div
+        className={`max-w-[85%] space-y-2 rounded-2xl px-3 py-2 text-sm whitespace-pre-wrap ${
+          message.error
+            ? 'bg-red-50 text-red-800'
+            : message.isBot
+              ? 'bg-white text-slate-900 shadow-sm'
+              : 'bg-brand-700 text-white'
+        }`}
+      >
+        <p>{message.text}</p>
+        {a ? <FileView file={a} compact t={t} /> : null}
+        {message.offers?.length && onPick ? (
+          <OfferButtons offers={message.offers} onPick={onPick} t={t} />
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** The files a LIST reply offers, as numbered buttons; a click picks by number. */
+export function OfferButtons({
+  offers,
+  onPick,
+  t,
+  disabled = false,
+}: {
+  offers: FileRef[];
+  onPick: (n: number, label: string) => void;
+  t: TFunction;
+  disabled?: boolean;
+}) {
+  return (
+    <ul className="flex flex-wrap gap-2" aria-label={t('landing.offers')}>
+      {offers.map((f, i) => {
+        const label = f.keyword.split(',')[0]?.trim() || f.file_name;
+        return (
+          <li key={f.id}>
+            <button
+              type="button"
+              disabled={disabled}
+              onClick={() => onPick(i + 1, label)}
+              className="rounded-full border border-brand-600 bg-white px-3 py-1 text-sm font-medium text-brand-800 hover:bg-brand-50 disabled:opacity-50"
+            >
+              {`${i + 1}. ${label}`}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,384 @@
+/**
+ * `/charla-web`, "Tu Landing Web con Charla" (spec 001 §2, §4, §8; issue 6): guarded like /configure.
+ * - Opening it runs the web channel load rules on the server (`GET /api/charla-web`: a bot, its key
+ *   and its IALanding are created when missing).
+ * - The notice that the web bot shares the Telegram bot's configuration, with a link to /configure.
+ * - The channel: name, Charla Key, service Activo/Inactivo with Activar/Desactivar (the screen changes
+ *   only when the server answers with success; a failure changes nothing), the days remaining, and at
+ *   0 days (without a paid plan) a red warning with a link to Gestión. /gestion has no screen yet:
+ *   the link lands on the not-found page ("this section comes soon") until it does.
+ * - "Entrar a mi IALANDING": creates or updates the IALanding, then goes to /ialanding/<slug> 500 ms
+ *   later; failures show the spec's alert texts as error toasts (the dashboard's alerts).
+ * - The widget: "Generar Código" shows the embeddable snippet, "Copiar" turns into "Copiado" for 2 s,
+ *   and the WordPress install steps.
+ * - A floating button opens a chat window that talks to the bot through the web channel.
+ * Mobile layout below 700 px (spec 001 §9): one column.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { embedSnippet } from '../../../widget/snippet.ts';
+import { AppHeader } from '../components/AppHeader.tsx';
+import { Alert, Button } from '../components/ui.tsx';
+import { WebChatPanel } from '../components/WebChat.tsx';
+import { meQuery } from '../lib/auth.ts';
+import { myChatbotQuery } from '../lib/bot.ts';
+import { type CharlaWeb, charlaWebQuery } from '../lib/web.ts';
+
+/** Spec 001 §9: the copy confirmation shows for 2000 ms. */
+const COPIED_MS = 2000;
+/** Spec 001 §9: the IALanding redirect waits 500 ms. */
+const IALANDING_REDIRECT_MS = 500;
+/** The subscription screen (spec 001 §2); not built yet, so the link shows the not-found page. */
+const GESTION_PATH = '/gestion';
+
+export const Route = createFileRoute('/charla-web')({
+  beforeLoad: async ({ context, location }) => {
+    const me = await context.queryClient.ensureQueryData(meQuery);
+    if (!me) throw redirect({ to: '/login', search: { redirect: location.href } });
+  },
+  component: CharlaWebScreen,
+});
+
+function CharlaWebScreen() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const web = useQuery(charlaWebQuery);
+  const botId = web.data?.chatbot.id;
+
+  // The load may have created the owner's bot: the status bar and /main read it too.
+  useEffect(() => {
+    if (botId) void queryClient.invalidateQueries({ queryKey: myChatbotQuery.queryKey });
+  }, [botId, queryClient]);
+
+  return (
+    <div className="min-h-dvh pb-24">
+      <AppHeader />
+      <main className="mx-auto max-w-5xl space-y-6 px-4 py-6 min-[700px]:py-8">
+        <div className="flex flex-col-reverse gap-3 min-[700px]:flex-row min-[700px]:items-start min-[700px]:justify-between">
+          <div>
+            <h1 className="text-2xl font-bold tracking-tight min-[700px]:text-3xl">{t('web.title')}</h1>
+            <p className="mt-1 text-slate-600">{t('web.subtitle')}</p>
+          </div>
+          <Link
+            to="/main"
+            className="inline-flex w-fit shrink-0 items-center gap-1 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+          >
+            <span aria-hidden="true">←</span> {t('web.back')}
+          </Link>
+        </div>
+        <div
+          className="flex flex-col gap-2 rounded-xl border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900 min-[700px]:flex-row min-[700px]:items-center min-[700px]:justify-between"
+          data-testid="shared-notice"
+        >
+          <p>{t('web.sharedNotice')}</p>
+          <Link to="/configure" className="shrink-0 font-semibold text-sky-900 underline hover:no-underline">
+            {t('web.sharedLink')}
+          </Link>
+        </div>
+        {web.isPending ? (
+          <p role="status" className="text-slate-600">
+            {t('web.loading')}
+          </p>
+        ) : web.isError ? (
+          <div className="space-y-3">
+            <Alert tone="error">{t('web.loadError')}</Alert>
+            <Button variant="secondary" className="w-auto" onClick={() => void web.refetch()}>
+              {t('web.retry')}
+            </Button>
+          </div>
+        ) : (
+          <WebChannel data={web.data} refetch={async () => (await web.refetch()).data} />
+        )}
+      </main>
+      {web.data ? (
+        <WebChatPanel chatKey={web.data.chatbot.charla_key} business={web.data.chatbot.business_name} />
+      ) : null}
+    </div>
+  );
+}
+
+function WebChannel({ data, refetch }: { data: CharlaWeb; refetch: () => Promise<CharlaWeb | undefined> }) {
+  return (
+    <>
+      <div className="grid gap-6 min-[700px]:grid-cols-2">
+        <ChannelInfo data={data} />
+        <IalandingCard data={data} />
+      </div>
+      <WidgetSection data={data} refetch={refetch} />
+    </>
+  );
+}
+
+/** The channel info block: name, key, service status and toggle, days remaining. */
+function ChannelInfo({ data }: { data: CharlaWeb }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const { chatbot } = data;
+  const noDays = data.daysRemaining <= 0 && !data.paid;
+
+  async function toggle() {
+    setBusy(true);
+    try {
+      const res = await fetch('/api/charla-web/toggle', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chatbotId: chatbot.id, enabled: !chatbot.web_enabled }),
+      });
+      // Spec 001 §4: the screen changes only on success; a failure is not shown.
+      if (!res.ok) return;
+      const body = (await res.json()) as { web_enabled: boolean };
+      queryClient.setQueryData<CharlaWeb>(charlaWebQuery.queryKey, (old) =>
+        old ? { ...old, chatbot: { ...old.chatbot, web_enabled: body.web_enabled } } : old,
+      );
+    } catch {
+      // Network failure: the status stays as it was.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card title={t('web.info.title')} testId="channel-info">
+      <dl className="space-y-4 text-sm">
+        <Row label={t('web.info.name')}>
+          <span className="font-semibold" data-testid="channel-name">
+            {chatbot.business_name}
+          </span>
+        </Row>
+        <Row label={t('web.info.key')}>
+          <code className="block rounded-md bg-slate-100 px-2 py-1 font-mono text-xs break-all text-slate-800">
+            {chatbot.charla_key ?? '—'}
+          </code>
+        </Row>
+        <Row label={t('web.info.status')}>
+          <div className="flex flex-wrap items-center gap-3">
+            <span
+              data-testid="web-status"
+              className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold ${
+                chatbot.web_enabled ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'
+              }`}
+            >
+              <span
+                aria-hidden="true"
+                className={`h-2 w-2 rounded-full ${chatbot.web_enabled ? 'bg-emerald-500' : 'bg-slate-500'}`}
+              />
+              {chatbot.web_enabled ? t('web.info.active') : t('web.info.inactive')}
+            </span>
+            <button
+              type="button"
+              onClick={() => void toggle()}
+              disabled={busy}
+              className={`rounded-lg px-3 py-1.5 text-sm font-semibold disabled:opacity-60 ${
+                chatbot.web_enabled
+                  ? 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50'
+                  : 'bg-brand-700 text-white hover:bg-brand-800'
+              }`}
+            >
+              {chatbot.web_enabled ? t('web.info.deactivate') : t('web.info.activate')}
+            </button>
+          </div>
+          {chatbot.web_enabled ? null : (
+            <p className="mt-1 text-xs text-slate-600">{t('web.info.inactiveHint')}</p>
+          )}
+        </Row>
+        <Row label={t('web.info.days')}>
+          <span
+            className={`text-2xl font-semibold ${noDays ? 'text-red-700' : 'text-brand-700'}`}
+            data-testid="web-days"
+          >
+            {data.daysRemaining}
+          </span>
+          {noDays ? (
+            <div
+              role="alert"
+              className="mt-2 space-y-1 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-red-800"
+            >
+              <p>{t('web.info.noDays')}</p>
+              <a href={GESTION_PATH} className="font-semibold underline hover:no-underline">
+                {t('web.info.gestion')}
+              </a>
+            </div>
+          ) : null}
+        </Row>
+      </dl>
+    </Card>
+  );
+}
+
+/** "Entrar a mi IALANDING": create or update the IALanding, then open it 500 ms later. */
+function IalandingCard({ data }: { data: CharlaWeb }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [entering, setEntering] = useState(false);
+  const slug = data.ialanding?.slug;
+  const address = slug ? `${window.location.origin}/ialanding/${slug}` : null;
+
+  async function enter() {
+    const chatbotId = data.chatbot.id;
+    const key = data.chatbot.charla_key;
+    if (!chatbotId || !key) {
+      toast.error(t('web.ialanding.missing'));
+      return;
+    }
+    setEntering(true);
+    try {
+      const res = await fetch('/api/charla-web/ialanding', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chatbotId, key }),
+      });
+      if (res.status === 400) {
+        toast.error(t('web.ialanding.missing'));
+        setEntering(false);
+        return;
+      }
+      const body = (await res.json()) as { slug?: string };
+      if (!res.ok || !body.slug) throw new Error(String(res.status));
+      const target = body.slug;
+      setTimeout(
+        () => void navigate({ to: '/ialanding/$slug', params: { slug: target } }),
+        IALANDING_REDIRECT_MS,
+      );
+    } catch {
+      toast.error(t('web.ialanding.error'));
+      setEntering(false);
+    }
+  }
+
+  return (
+    <Card title={t('web.ialanding.title')} testId="ialanding-card">
+      <p className="text-sm text-slate-700">{t('web.ialanding.text')}</p>
+      {address ? (
+        <p className="text-sm">
+          <span className="text-slate-600">{t('web.ialanding.address')}: </span>
+          <code className="font-mono text-xs break-all text-slate-800">{address}</code>
+        </p>
+      ) : null}
+      <Button onClick={() => void enter()} disabled={entering} className="min-[700px]:w-auto">
+        <span aria-hidden="true">🚀</span>
+        {entering ? t('web.ialanding.entering') : t('web.ialanding.enter')}
+      </Button>
+    </Card>
+  );
+}
+
+/** The widget: the snippet on demand, its copy button and the WordPress steps. */
+function WidgetSection({
+  data,
+  refetch,
+}: {
+  data: CharlaWeb;
+  refetch: () => Promise<CharlaWeb | undefined>;
+}) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [generating, setGenerating] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  async function generate() {
+    let key: string | undefined = data.chatbot.charla_key;
+    if (!key) {
+      // Spec 001 §4: generating the code without a key generates one, then reads the channel again.
+      setGenerating(true);
+      try {
+        const res = await fetch('/api/charla-web/key', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ chatbotId: data.chatbot.id }),
+        });
+        if (res.ok) key = (await refetch())?.chatbot.charla_key;
+      } catch {
+        key = undefined;
+      } finally {
+        setGenerating(false);
+      }
+      if (!key) {
+        toast.error(t('web.widget.generateError'));
+        return;
+      }
+    }
+    setCode(embedSnippet(window.location.origin, key));
+  }
+
+  async function copy() {
+    if (!code) return;
+    try {
+      await navigator.clipboard.writeText(code);
+      setCopied(true);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setCopied(false), COPIED_MS);
+    } catch {
+      toast.error(t('web.widget.copyError'));
+    }
+  }
+
+  return (
+    <Card title={t('web.widget.title')} testId="widget-section">
+      <p className="text-sm text-slate-700">{t('web.widget.text')}</p>
+      <Button onClick={() => void generate()} disabled={generating} className="min-[700px]:w-auto">
+        {t('web.widget.generate')}
+      </Button>
+      {code ? (
+        <div className="space-y-2">
+          <div className="flex items-center justify-between gap-2">
+            <h3 className="text-sm font-medium text-slate-700">{t('web.widget.codeLabel')}</h3>
+            <button
+              type="button"
+              onClick={() => void copy()}
+              aria-live="polite"
+              className={`rounded-lg px-3 py-1.5 text-sm font-semibold ${
+                copied ? 'bg-emerald-600 text-white' : 'border border-slate-300 bg-white hover:bg-slate-50'
+              }`}
+            >
+              {copied ? `✓ ${t('web.widget.copied')}` : t('web.widget.copy')}
+            </button>
+          </div>
+          <pre
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
+            tabIndex={0}
+            className="max-h-64 overflow-auto rounded-xl bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100"
+            data-testid="widget-code"
+          >
+            <code>{code}</code>
+          </pre>
+        </div>
+      ) : null}
+      <div className="rounded-xl border border-slate-200 bg-slate-50 p-4">
+        <h3 className="text-sm font-semibold text-slate-800">{t('web.widget.wordpress')}</h3>
+        <ol className="mt-2 list-decimal space-y-1.5 pl-5 text-sm text-slate-700">
+          <li>{t('web.widget.steps.s1')}</li>
+          <li>{t('web.widget.steps.s2')}</li>
+          <li>{t('web.widget.steps.s3')}</li>
+          <li>{t('web.widget.steps.s4')}</li>
+        </ol>
+      </div>
+    </Card>
+  );
+}
+
+function Card({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
+  return (
+    <section
+      className="space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+      data-testid={testId}
+    >
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1 min-[700px]:grid-cols-[10rem_1fr] min-[700px]:gap-3">
+      <dt className="text-slate-600">{label}</dt>
+      <dd className="min-w-0">{children}</dd>
+    </div>
+  );
+}

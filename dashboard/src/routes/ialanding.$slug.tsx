@@ -1,0 +1,479 @@
+/**
+ * `/ialanding/$slug`, the public IALanding (spec 001 §2, §3, §4, §8; issue 6): a page of the business
+ * that changes while a visitor chats with its bot. Public: no session, no owner header.
+ * - "Cargando IALanding..." with a spinner while it loads; an error panel with the spec's texts: "URL
+ *   no válida" (no slug), "IALanding no encontrada" (unknown or inactive), "No se encontró la
+ *   configuración del bot para este IALanding." (its bot is gone), "Error cargando la página".
+ * - The page speaks its bot's language (the `lang` of the landing), whatever the interface language
+ *   of the browser: the visitor is the bot's audience and the bot answers in that language. The
+ *   loading and error states, shown before the bot is known, use the interface language.
+ * - Header with the business name; hero; the dynamic content area (spec 001 §3 "Dynamic content
+ *   item": welcome, text or file) showing the greeting first, then the latest answer, or the file
+ *   the answer sent or the visitor picked in the library (image, PDF, audio, video); "Escribiendo..."
+ *   (or the reply as it streams) while the bot answers; a LIST offer as buttons.
+ * - The file library: cards by type with the keywords and "Ver →"; "Tu IALANDING está listo" when
+ *   there are no files.
+ * - The chat bar at the bottom (one column under 700 px, a floating bar above), with "Las
+ *   respuestas se mostrarán arriba" and the producer link; Enter sends, Shift+Enter adds a line.
+ *   When the service is off or the owner has no days, the server's text shows and the input is off.
+ * The server sends this page's HTML with the landing's title and Open Graph tags; the page sets the
+ * same title when reached inside the app.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import type { TFunction } from 'i18next';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FileType } from '../../../engine/schemas.ts';
+import { Logo } from '../components/ui.tsx';
+import { enterSends, FileView, OfferButtons, useWebChat } from '../components/WebChat.tsx';
+import { type AppLanguage, i18n, isAppLanguage, loadLanguage } from '../i18n/index.ts';
+import { type Ialanding, type IalandingFile, IalandingLoadError, ialandingQuery } from '../lib/web.ts';
+
+export const Route = createFileRoute('/ialanding/$slug')({
+  component: IalandingPage,
+});
+
+/** The content area's item (spec 001 §3 "Dynamic content item"). */
+interface DynamicItem {
+  type: 'welcome' | 'text' | 'file';
+  title: string;
+  description: string;
+  url?: string;
+  fileType?: FileType;
+  /** The visitor's question this item answers. */
+  question?: string;
+  offers?: Parameters<typeof OfferButtons>[0]['offers'];
+  error?: boolean;
+}
+
+const ICONS: Record<FileType, string> = { image: '🖼️', pdf: '📄', audio: '🎧', video: '🎬' };
+
+function IalandingPage() {
+  const { slug } = Route.useParams();
+  const { t } = useTranslation();
+  const landing = useQuery(ialandingQuery(slug));
+  const [lang, setLang] = useState<AppLanguage | null>(null);
+  const wanted = landing.data?.lang;
+
+  // The bot's language texts, loaded without changing the interface language.
+  useEffect(() => {
+    if (wanted === undefined) return;
+    const code = isAppLanguage(wanted) ? wanted : (i18n.language as AppLanguage);
+    let cancelled = false;
+    void loadLanguage(code).then(() => !cancelled && setLang(code));
+    return () => {
+      cancelled = true;
+    };
+  }, [wanted]);
+
+  if (landing.isError) {
+    const reason = landing.error instanceof IalandingLoadError ? landing.error.reason : 'load';
+    return (
+      <main className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4 text-center">
+        <div
+          role="alert"
+          className="w-full max-w-md space-y-3 rounded-2xl border border-red-200 bg-white p-6 shadow-sm"
+          data-testid="ialanding-error"
+        >
+          <p className="text-4xl" aria-hidden="true">
+            🔍
+          </p>
+          <h1 className="text-xl font-bold text-slate-900">{t(`landing.errors.${reason}`)}</h1>
+          <p className="text-sm text-slate-600">{t('landing.errorText')}</p>
+          {reason === 'load' ? (
+            <button
+              type="button"
+              onClick={() => void landing.refetch()}
+              className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold hover:bg-slate-50"
+            >
+              {t('web.retry')}
+            </button>
+          ) : null}
+        </div>
+        <a href="/" className="flex items-center gap-2 text-sm font-semibold text-brand-800">
+          <Logo />
+          {t('landing.madeWith')}
+        </a>
+      </main>
+    );
+  }
+  if (!landing.data || !lang) {
+    return (
+      <main className="flex min-h-dvh flex-col items-center justify-center gap-4" aria-busy="true">
+        <span
+          aria-hidden="true"
+          className="h-10 w-10 animate-spin rounded-full border-4 border-brand-100 border-t-brand-700"
+        />
+        <p role="status" className="text-slate-700">
+          {t('landing.loading')}
+        </p>
+      </main>
+    );
+  }
+  return <Landing data={landing.data} lang={lang} />;
+}
+
+function Landing({ data, lang }: { data: Ialanding; lang: AppLanguage }) {
+  const { t } = useTranslation(undefined, { lng: lang });
+  const chat = useWebChat(data.charla_key, t, 'ialanding');
+  const welcome: DynamicItem = {
+    type: 'welcome',
+    title: t('landing.welcomeTitle'),
+    description: data.greeting,
+  };
+  const [item, setItem] = useState<DynamicItem>(welcome);
+  const [question, setQuestion] = useState('');
+  const [input, setInput] = useState('');
+  const contentRef = useRef<HTMLElement>(null);
+
+  // The page's language and title while it shows (the server sends the same title in the HTML).
+  useEffect(() => {
+    const before = { title: document.title, lang: document.documentElement.lang };
+    document.title = `${data.business_name} · ${t('web.chat.assistant')}`;
+    document.documentElement.lang = lang;
+    return () => {
+      document.title = before.title;
+      document.documentElement.lang = before.lang;
+    };
+  }, [data.business_name, lang, t]);
+
+  const reveal = () => {
+    // The answer shows above the chat bar: bring the content area into view (phones scroll far).
+    const box = contentRef.current;
+    if (box && box.getBoundingClientRect().top < 0)
+      box.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  };
+
+  async function ask(text: string, shown = text) {
+    if (!text.trim() || chat.pending || !data.available) return;
+    setQuestion(shown.trim());
+    reveal();
+    const message = await chat.send(text, shown);
+    if (!message) return;
+    const a = message.attachment;
+    setItem(
+      a
+        ? {
+            type: 'file',
+            title: a.name,
+            description: message.text,
+            url: a.url,
+            fileType: a.type,
+            question: shown.trim(),
+          }
+        : {
+            type: 'text',
+            title: t('landing.answerTitle'),
+            description: message.text,
+            question: shown.trim(),
+            ...(message.offers ? { offers: message.offers } : {}),
+            ...(message.error ? { error: true } : {}),
+          },
+    );
+  }
+
+  function submit() {
+    if (!input.trim() || chat.pending) return;
+    const text = input;
+    setInput('');
+    void ask(text);
+  }
+
+  function show(file: IalandingFile) {
+    setQuestion('');
+    setItem({
+      type: 'file',
+      title: keywords(file)[0] ?? file.file_name,
+      description: file.context,
+      url: file.publicUrl,
+      fileType: file.file_type,
+    });
+    contentRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }
+
+  const initial = data.business_name.trim().charAt(0).toUpperCase() || '?';
+  return (
+    <div className="flex min-h-dvh flex-col bg-gradient-to-b from-brand-50 via-white to-slate-50" lang={lang}>
+      <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur">
+        <div className="mx-auto flex max-w-5xl items-center gap-3 px-4 py-3">
+          <span
+            aria-hidden="true"
+            className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-lg font-bold text-white"
+          >
+            {initial}
+          </span>
+          <div className="min-w-0">
+            <p className="truncate text-lg font-bold text-slate-900" data-testid="ialanding-business">
+              {data.business_name}
+            </p>
+            <p className="flex items-center gap-1.5 text-xs text-slate-600">
+              <span
+                aria-hidden="true"
+                className={`h-2 w-2 rounded-full ${data.available ? 'bg-emerald-500' : 'bg-slate-400'}`}
+              />
+              {t('web.chat.assistant')}
+            </p>
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto w-full max-w-5xl flex-1 space-y-8 px-4 pt-6 pb-48 min-[700px]:pt-10">
+        <section className="space-y-3 text-center">
+          <p className="inline-block rounded-full bg-brand-100 px-3 py-1 text-xs font-semibold text-brand-800">
+            {t('landing.badge')}
+          </p>
+          <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 min-[700px]:text-5xl">
+            {t('landing.heroTitle', { business: data.business_name })}
+          </h1>
+          <p className="mx-auto max-w-2xl text-base text-slate-700 min-[700px]:text-lg">
+            {t('landing.heroSubtitle')}
+          </p>
+          {data.business_description ? (
+            <p className="mx-auto line-clamp-3 max-w-2xl text-sm text-slate-600">
+              {data.business_description}
+            </p>
+          ) : null}
+        </section>
+        <section
+          ref={contentRef}
+          aria-label={t('landing.contentLabel')}
+          aria-live="polite"
+          className="scroll-mt-20 rounded-3xl border border-slate-200 bg-white p-5 shadow-sm min-[700px]:p-8"
+          data-testid="ialanding-content"
+          data-type={chat.pending ? 'pending' : item.type}
+        >
+          {chat.pending ? (
+            <Pending question={question} streaming={chat.streaming} t={t} />
+          ) : (
+            <Content
+              item={item}
+              t={t}
+              onPick={(n, label) => void ask(String(n), label)}
+              busy={chat.pending}
+            />
+          )}
+        </section>
+        <Library files={data.files} onShow={show} t={t} />
+      </main>
+      <ChatBar
+        t={t}
+        input={input}
+        setInput={setInput}
+        submit={submit}
+        pending={chat.pending}
+        available={data.available}
+        unavailableText={data.unavailableText}
+      />
+    </div>
+  );
+}
+
+/** A library file's keywords, without blanks. */
+function keywords(file: IalandingFile): string[] {
+  return file.keyword
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+}
+
+function Question({ question, t }: { question: string; t: TFunction }) {
+  return (
+    <p className="text-sm text-slate-600">
+      <span className="font-semibold text-slate-700">{t('landing.yourQuestion')}:</span> {question}
+    </p>
+  );
+}
+
+function Pending({ question, streaming, t }: { question: string; streaming: string; t: TFunction }) {
+  return (
+    <div className="space-y-3">
+      {question ? <Question question={question} t={t} /> : null}
+      {streaming ? (
+        <p className="text-lg whitespace-pre-wrap text-slate-900">{streaming}</p>
+      ) : (
+        <p role="status" className="flex items-center gap-2 text-slate-600">
+          <span aria-hidden="true" className="flex gap-1">
+            <span className="h-2 w-2 animate-bounce rounded-full bg-brand-600" />
+            <span className="h-2 w-2 animate-bounce rounded-full bg-brand-600 [animation-delay:150ms]" />
+            <span className="h-2 w-2 animate-bounce rounded-full bg-brand-600 [animation-delay:300ms]" />
+          </span>
+          {t('chat.typing')}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function Content({
+  item,
+  t,
+  onPick,
+  busy,
+}: {
+  item: DynamicItem;
+  t: TFunction;
+  onPick: (n: number, label: string) => void;
+  busy: boolean;
+}) {
+  return (
+    <div className="space-y-4">
+      {item.question ? <Question question={item.question} t={t} /> : null}
+      <h2
+        className={`text-xl font-bold tracking-tight break-words min-[700px]:text-2xl ${item.error ? 'text-red-800' : 'text-slate-900'}`}
+        data-testid="ialanding-content-title"
+      >
+        {item.type === 'file' && item.fileType ? (
+          <span aria-hidden="true">{ICONS[item.fileType]} </span>
+        ) : null}
+        {item.title}
+      </h2>
+      {item.description ? (
+        <p
+          className={`text-lg whitespace-pre-wrap ${item.error ? 'text-red-800' : 'text-slate-800'}`}
+          data-testid="ialanding-content-text"
+        >
+          {item.description}
+        </p>
+      ) : null}
+      {item.type === 'file' && item.url && item.fileType ? (
+        <FileView file={{ url: item.url, type: item.fileType, name: item.title }} t={t} />
+      ) : null}
+      {item.offers?.length ? (
+        <OfferButtons offers={item.offers} onPick={onPick} t={t} disabled={busy} />
+      ) : null}
+    </div>
+  );
+}
+
+/** The file library: a card per file with its type, keywords and "Ver →"; the empty state. */
+function Library({
+  files,
+  onShow,
+  t,
+}: {
+  files: IalandingFile[];
+  onShow: (f: IalandingFile) => void;
+  t: TFunction;
+}) {
+  if (files.length === 0) {
+    return (
+      <section
+        className="rounded-3xl border border-dashed border-brand-600/40 bg-white/70 p-8 text-center"
+        data-testid="ialanding-empty"
+      >
+        <p className="text-4xl" aria-hidden="true">
+          ✨
+        </p>
+        <h2 className="mt-2 text-xl font-bold text-slate-900">{t('landing.emptyTitle')}</h2>
+        <p className="mt-1 text-slate-600">{t('landing.emptyText')}</p>
+      </section>
+    );
+  }
+  return (
+    <section aria-labelledby="ialanding-library" className="space-y-3">
+      <div>
+        <h2 id="ialanding-library" className="text-xl font-bold text-slate-900">
+          {t('landing.library')}
+        </h2>
+        <p className="text-sm text-slate-600">{t('landing.libraryText')}</p>
+      </div>
+      <ul
+        className="grid grid-cols-2 gap-3 min-[700px]:grid-cols-3 lg:grid-cols-4"
+        data-testid="ialanding-library"
+      >
+        {files.map((f) => (
+          <li key={f.id}>
+            <button
+              type="button"
+              onClick={() => onShow(f)}
+              className="flex h-full w-full flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white text-left shadow-sm transition hover:border-brand-600 hover:shadow"
+            >
+              {f.file_type === 'image' ? (
+                <img src={f.publicUrl} alt="" loading="lazy" className="h-28 w-full object-cover" />
+              ) : (
+                <span
+                  aria-hidden="true"
+                  className="flex h-28 w-full items-center justify-center bg-brand-50 text-4xl"
+                >
+                  {ICONS[f.file_type]}
+                </span>
+              )}
+              <span className="flex flex-1 flex-col gap-1 p-3">
+                <span className="text-xs font-semibold tracking-wide text-brand-800 uppercase">
+                  {t(`landing.types.${f.file_type}`)}
+                </span>
+                <span className="line-clamp-2 text-sm font-medium text-slate-900">
+                  {keywords(f).join(' · ') || f.file_name}
+                </span>
+                <span className="mt-auto pt-1 text-sm font-semibold text-brand-700">{t('landing.view')}</span>
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * The chat bar: a full-width bar on phones (under 700 px), a floating rounded bar above; the note
+ * that answers show above and the producer link.
+ */
+function ChatBar({
+  t,
+  input,
+  setInput,
+  submit,
+  pending,
+  available,
+  unavailableText,
+}: {
+  t: TFunction;
+  input: string;
+  setInput: (v: string) => void;
+  submit: () => void;
+  pending: boolean;
+  available: boolean;
+  unavailableText: string | null;
+}) {
+  return (
+    <div
+      className="fixed inset-x-0 bottom-0 z-30 min-[700px]:bottom-4 min-[700px]:px-4"
+      data-testid="ialanding-chatbar"
+    >
+      <div className="mx-auto max-w-3xl border-t border-slate-200 bg-white px-3 pt-2 pb-[max(0.5rem,env(safe-area-inset-bottom))] shadow-[0_-4px_20px_rgba(15,23,42,0.08)] min-[700px]:rounded-2xl min-[700px]:border min-[700px]:px-4 min-[700px]:py-3 min-[700px]:shadow-xl">
+        {available ? null : (
+          <p role="status" className="mb-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            {unavailableText || t('landing.unavailable')}
+          </p>
+        )}
+        <div className="flex items-end gap-2">
+          <textarea
+            aria-label={t('chat.placeholder')}
+            placeholder={t('chat.placeholder')}
+            rows={1}
+            value={input}
+            disabled={pending || !available}
+            onChange={(e) => setInput(e.target.value)}
+            onKeyDown={enterSends(submit)}
+            className="max-h-32 min-h-11 flex-1 resize-none rounded-xl border border-slate-300 bg-white px-3 py-2.5 text-base focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none disabled:bg-slate-100"
+          />
+          <button
+            type="button"
+            onClick={submit}
+            disabled={pending || !available || !input.trim()}
+            className="min-h-11 rounded-xl bg-brand-700 px-4 text-sm font-semibold text-white hover:bg-brand-800 disabled:bg-slate-300 disabled:text-slate-600"
+          >
+            {t('chat.send')}
+          </button>
+        </div>
+        <div className="mt-1.5 flex items-center justify-between gap-2 text-xs text-slate-600">
+          <p>{t('landing.note')}</p>
+          <a href="/" className="shrink-0 font-semibold text-brand-800 hover:underline">
+            {t('landing.madeWith')}
+          </a>
+        </div>
+      </div>
+    </div>
+  );
+}
