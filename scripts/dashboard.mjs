@@ -10,7 +10,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DASHBOARD_INDEX = join(root, 'dist', 'dashboard', 'index.html');
-const SOURCES = [join(root, 'dashboard'), join(root, 'engine', 'schemas.ts'), join(root, 'widget', 'snippet.ts')];
+const SOURCES = [
+  join(root, 'dashboard'),
+  join(root, 'engine', 'schemas.ts'),
+  join(root, 'widget', 'snippet.ts'),
+];
 
 function newest(path) {
   const st = statSync(path);
