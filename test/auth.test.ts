@@ -150,6 +150,10 @@ describe.each(DIALECTS)('owner accounts on %s', (kind) => {
     await waitForMail('ana@example.com', 2);
     const mails = inbox.filter((m) => m.to === 'ana@example.com');
     expect(mails).toHaveLength(2);
+    // The link sent at sign-in (no callbackURL from the client) lands on the dashboard's callback screen.
+    expect(new URL(mails[1]!.text.match(/https?:\/\/\S+/)![0]).searchParams.get('callbackURL')).toBe(
+      '/auth/callback',
+    );
     const confirm = await b.fetch(mails[0]!.text.match(/https?:\/\/\S+/)![0]);
     expect(confirm.status).toBe(302);
     expect(confirm.headers.get('location')).toMatch(/\/main$/);

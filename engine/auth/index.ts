@@ -130,7 +130,15 @@ export function createAuth(settings: AuthSettings) {
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
       async sendVerificationEmail({ user, url }, request) {
-        await mailer.send(renderMail('verify', requestLanguage(request?.headers), user.email, url));
+        // A link sent again at sign-in carries no callbackURL (the dashboard passes none there, so
+        // better-auth's client does not reload the page after signing in): land it on the
+        // dashboard's callback screen like the sign-up link.
+        const link = new URL(url);
+        const callback = link.searchParams.get('callbackURL');
+        if (!callback || callback === '/') link.searchParams.set('callbackURL', '/auth/callback');
+        await mailer.send(
+          renderMail('verify', requestLanguage(request?.headers), user.email, link.toString()),
+        );
       },
     },
     databaseHooks: {

@@ -58,13 +58,10 @@ function Login() {
     setBusy(true);
     setError(null);
     // callbackURL: where the confirmation link sent again to an unconfirmed owner lands.
-    const { error: failure } = await authClient.signIn.email({
-      email: email.trim(),
-      password,
-      // better-auth's client goes to this address after a successful sign-in too: keep the
-      // page the owner asked for (?redirect=) on it, as the Google button does.
-      callbackURL: `/auth/callback${search.redirect ? `?redirect=${encodeURIComponent(safeRedirect(search.redirect))}` : ''}`,
-    });
+    // No callbackURL: with one, better-auth's client reloads the page on it after signing in, racing
+    // the navigation below (the confirmation link re-sent to an unconfirmed owner gets
+    // /auth/callback on the server, engine/auth).
+    const { error: failure } = await authClient.signIn.email({ email: email.trim(), password });
     setBusy(false);
     if (failure) {
       if (failure.status === 403) setError(t('login.errorNotVerified'));
