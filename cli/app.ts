@@ -163,7 +163,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       dispatch: (inbound: Parameters<ConversationEngine['handleTurn']>[0]) => engine.handleTurn(inbound),
     };
     await registry.setup(runtime);
-    const inbox = new ChannelInbox(store.db, log.child({ component: 'inbox' }));
+    const inbox = new ChannelInbox(store.db, log.child({ component: 'inbox' }), { ingestDb: store.ingest });
     const supervisor = new ChannelSupervisor(
       store.db,
       log.child({ component: 'channels' }),

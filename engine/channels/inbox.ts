@@ -33,6 +33,8 @@ export interface InboxOptions {
   maxAttempts?: number;
   /** Wait before retry `attempt` (1-based), ms (default 1 s, 2 s, 4 s, … capped at 30 s). */
   retryDelayMs?: (attempt: number) => number;
+  /** Where `accept` inserts (the store's `ingest`: not queued behind handlers' queries); default `db`. */
+  ingestDb?: Kysely<Database>;
 }
 
 export class ChannelInbox implements ChannelInboxPort {
@@ -44,6 +46,7 @@ export class ChannelInbox implements ChannelInboxPort {
   private readonly maxAttempts: number;
   private readonly retryDelayMs: (attempt: number) => number;
   private closed = false;
+  private readonly ingestDb: Kysely<Database>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -51,6 +54,7 @@ export class ChannelInbox implements ChannelInboxPort {
     options: InboxOptions = {},
   ) {
     this.maxAttempts = options.maxAttempts ?? 5;
+    this.ingestDb = options.ingestDb ?? db;
     this.retryDelayMs = options.retryDelayMs ?? ((n) => Math.min(30_000, 1000 * 2 ** (n - 1)));
   }
 
@@ -61,7 +65,7 @@ export class ChannelInbox implements ChannelInboxPort {
 
   /** Stores an update (one row per `updateKey`) and queues it; see {@link ChannelInboxPort.accept}. */
   async accept(update: Parameters<ChannelInboxPort['accept']>[0]): Promise<'stored' | 'duplicate'> {
-    const row = await storeUpdate(this.db, update);
+    const row = await storeUpdate(this.ingestDb, update);
     if (!row) return 'duplicate';
     this.enqueue(row);
     return 'stored';

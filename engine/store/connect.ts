@@ -14,6 +14,13 @@ export type StoreKind = 'pglite' | 'postgres';
 /** An open database and how to close it. */
 export interface Store {
   db: Kysely<Database>;
+  /**
+   * Where writes that must not queue behind request work go: the durable inbox's inserts, which a
+   * channel acknowledges only after (issue 5: a webhook's 200 should not wait for other turns'
+   * queries). On PostgreSQL a separate pool of 2 connections; on PGlite, with its single
+   * connection, the same instance as `db`.
+   */
+  ingest: Kysely<Database>;
   kind: StoreKind;
   /**
    * Subscribes to a Postgres NOTIFY channel (realtime: file lists, followers' messages). Works on
@@ -109,6 +116,15 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const ingest = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: new pg.default.Pool({
+          connectionString: options.databaseUrl,
+          max: 2,
+          ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+        }),
+      }),
+    });
     // One dedicated connection carries every LISTEN of this process.
     const handlers = new Map<string, Set<(payload: string) => void>>();
     let listener: Promise<InstanceType<typeof pg.default.Client>> | undefined;
@@ -128,6 +144,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     };
     return {
       db,
+      ingest,
       kind: 'postgres',
       async listen(channel, onPayload) {
         const client = await connectListener();
@@ -144,6 +161,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       },
       async close() {
         if (listener) await (await listener).end().catch(() => {});
+        await ingest.destroy();
         await db.destroy();
       },
     };
@@ -166,6 +184,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
+    ingest: db,
     kind: 'pglite',
     async listen(channel, onPayload) {
       const unlisten = await pglite.listen(channel, onPayload);
