@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegPath } from '../engine/media.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { CHROMIUM_PATH, launchChromium } from './helpers/chromium.ts';
+import { CHROMIUM_PATH, launchChromium, signInAs } from './helpers/chromium.ts';
 import { multipart } from './helpers/multipart.ts';
 
 /**
@@ -104,16 +104,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     await page.setViewportSize({ width: 1280, height: 800 });
     return scrollWidths;
   };
-  const signIn = async (page: Page, email: string) => {
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Correo electrónico').fill(email);
-    await page.getByLabel('Contraseña').fill('contraseña-segura');
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.waitForURL(`${base}/main`);
-    // A successful sign-in also loads /auth/callback in full (better-auth follows the callbackURL),
-    // which lands on /main again: let that navigation finish before the test navigates itself.
-    await page.waitForLoadState('networkidle');
-  };
+  const signIn = (page: Page, email: string) => signInAs(page, base, email);
   /** A fresh browser context (Spanish, nothing stored) signed in as a new owner. */
   const ownerPage = async (email: string) => {
     await app.owner(email);

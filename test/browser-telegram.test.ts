@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { CHROMIUM_PATH, launchChromium } from './helpers/chromium.ts';
+import { CHROMIUM_PATH, launchChromium, signInAs } from './helpers/chromium.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
 
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
@@ -58,13 +58,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       const page = await context.newPage();
       page.setDefaultTimeout(10_000);
       page.on('dialog', (d) => void d.accept());
-      await page.goto(`${base}/login`);
-      await page.getByLabel('Correo electrónico').fill(email);
-      await page.getByLabel('Contraseña').fill('contraseña-segura');
-      await page.getByRole('button', { name: 'Entrar' }).click();
-      await page.waitForURL(`${base}/main`);
-      // Sign-in ends with a full load of /main through /auth/callback; let it settle before navigating.
-      await page.waitForLoadState('networkidle');
+      await signInAs(page, base, email);
       return { page, context };
     };
 

@@ -25,7 +25,7 @@ import { GREETINGS } from '../engine/conversation/texts.ts';
 import { embedSnippet } from '../widget/snippet.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { CHROMIUM_PATH, launchChromium } from './helpers/chromium.ts';
+import { CHROMIUM_PATH, launchChromium, signInAs } from './helpers/chromium.ts';
 
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
 const DASHBOARD_BUILT = existsSync(new URL('../dist/dashboard/index.html', import.meta.url));
@@ -52,14 +52,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
     await page.setViewportSize({ width: 1280, height: 800 });
     return widths;
   };
-  const signIn = async (page: Page, email: string) => {
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Correo electrónico').fill(email);
-    await page.getByLabel('Contraseña').fill('contraseña-segura');
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.waitForURL(`${base}/main`);
-    await page.waitForLoadState('networkidle');
-  };
+  const signIn = (page: Page, email: string) => signInAs(page, base, email);
   const db = () => app.store.db;
 
   beforeAll(async () => {

@@ -8,25 +8,10 @@ import type { ArchivosBlock, Attachment } from '../engine/schemas.ts';
 
 export type { Attachment, FileRef } from '../engine/schemas.ts';
 
-/** The interface texts of the widget, already in the bot's language. */
-export interface WidgetTexts {
-  /** Subtitle under the business name: "Asistente IA". */
-  title: string;
-  /** Typing indicator: "Escribiendo...". */
-  typing: string;
-  /** Input placeholder and label: "Escribe tu mensaje...". */
-  placeholder: string;
-  /** Label of the send button. */
-  send: string;
-  /** Label of the floating button. */
-  open: string;
-  /** Label of the close button. */
-  close: string;
-  /** The network or technical failure text. */
-  error: string;
-  /** Screen-reader text of a PDF link. */
-  openFile: string;
-}
+/** The interface texts of the widget, already in the bot's language (the server's type). */
+import type { WidgetTexts } from '../adapters/web/texts.ts';
+
+export type { WidgetTexts };
 
 /** `GET /api/web/:key/config`. */
 export interface WidgetConfig {

@@ -5,15 +5,23 @@
  */
 import type { LangCode } from '../../engine/schemas.ts';
 
-/** The widget's texts. */
+/** The widget's texts (`GET /api/web/:key/config` `texts`; widget/ imports this type). */
 export interface WidgetTexts {
+  /** Subtitle under the business name: "Asistente IA". */
   title: string;
+  /** Typing indicator: "Escribiendo...". */
   typing: string;
+  /** Input placeholder and label: "Escribe tu mensaje...". */
   placeholder: string;
+  /** Label of the send button. */
   send: string;
+  /** Label of the floating button. */
   open: string;
+  /** Label of the close button. */
   close: string;
+  /** The network or technical failure text. */
   error: string;
+  /** Screen-reader text of a PDF link. */
   openFile: string;
 }
 

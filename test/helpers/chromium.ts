@@ -2,7 +2,7 @@
  * Debian's Chromium for browser tests and the dashboard benchmark (DESIGN.md facts): its path
  * (CHROMIUM_PATH overrides) and the flags that keep it off this machine's closed network.
  */
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -20,4 +20,17 @@ export const CHROMIUM_ARGS = [
 /** Launches headless Chromium with those flags. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Signs in on /login as an owner made by `app.owner(email)` (password "contraseña-segura") and
+ * waits until /main has loaded and settled.
+ */
+export async function signInAs(page: Page, base: string, email: string): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByLabel('Contraseña').fill('contraseña-segura');
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.waitForURL(`${base}/main`);
+  await page.waitForLoadState('networkidle');
 }

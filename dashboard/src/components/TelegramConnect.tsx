@@ -14,6 +14,7 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import type { ConnectionHealth } from '../../../engine/registry/index.ts';
 import { meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 import { Alert, Button, Field } from './ui.tsx';
@@ -22,14 +23,7 @@ import { Alert, Button, Field } from './ui.tsx';
 export interface TelegramConfig {
   telegramUsername: string | null;
   connected: boolean;
-  health: {
-    mode: string;
-    state: 'connected' | 'error' | 'paused' | 'disconnected';
-    lastError: string | null;
-    lastErrorAt: string | null;
-    lastUpdateAt: string | null;
-    pendingUpdates: number | null;
-  };
+  health: ConnectionHealth;
 }
 
 /** Spec 001 §4: the disconnect warning shows at 10 days or fewer without a subscription. */
