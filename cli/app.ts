@@ -209,6 +209,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       async startChannels() {
         await migrated;
         channelsStarted = true;
+        inbox.startPruning();
         await supervisor.start();
       },
       async http() {

@@ -16,6 +16,7 @@ import {
   markUpdateDone,
   markUpdateFailed,
   pendingUpdates,
+  pruneDoneUpdates,
   storeUpdate,
 } from '../store/queries/inbox.ts';
 
@@ -46,6 +47,7 @@ export class ChannelInbox implements ChannelInboxPort {
   private readonly maxAttempts: number;
   private readonly retryDelayMs: (attempt: number) => number;
   private closed = false;
+  private pruneTimer: NodeJS.Timeout | undefined;
   private readonly ingestDb: Kysely<Database>;
 
   constructor(
@@ -84,6 +86,21 @@ export class ChannelInbox implements ChannelInboxPort {
     return n;
   }
 
+  /**
+   * Deletes handled updates older than `keepMs` (default 7 days), now and every `everyMs` (default
+   * 1 h), so the table holds what is pending, failed, or recent enough to deduplicate a
+   * redelivery (Telegram keeps undelivered updates for 24 h). Stopped by {@link close}.
+   */
+  startPruning(keepMs = 7 * 86_400_000, everyMs = 3_600_000): void {
+    const prune = () =>
+      pruneDoneUpdates(this.db, new Date(Date.now() - keepMs))
+        .then((n) => n > 0 && this.log.info({ deleted: n }, 'old handled channel updates pruned'))
+        .catch((err) => this.log.warn({ err }, 'could not prune channel updates'));
+    void prune();
+    this.pruneTimer = setInterval(prune, everyMs);
+    this.pruneTimer.unref();
+  }
+
   /** Resolves when every queued update has been handled (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
@@ -92,6 +109,7 @@ export class ChannelInbox implements ChannelInboxPort {
   /** Stops taking new work and waits up to `timeoutMs` for the running handlers. */
   async close(timeoutMs = 5000): Promise<void> {
     this.closed = true;
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
     await Promise.race([this.idle(), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
   }
 

@@ -117,3 +117,17 @@ export async function markUpdateFailed(
     .where('id', '=', id)
     .execute();
 }
+
+/**
+ * Deletes handled updates (`done`) older than `before`; pending and failed ones stay (the first
+ * are still to answer, the second are for the operator).
+ * @returns how many rows were deleted.
+ */
+export async function pruneDoneUpdates(db: Kysely<Database>, before: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('channel_updates')
+    .where('status', '=', 'done')
+    .where('handled_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
