@@ -227,6 +227,10 @@ describe.each(DIALECTS)('the web channel on %s', (kind) => {
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('<title>El Pato Pepe · Asistente IA</title>');
       expect(page.body).toContain('<meta property="og:title" content="El Pato Pepe">');
+      // The description is cut at a word, with an ellipsis.
+      expect(page.body).toMatch(
+        /<meta property="og:description" content="Restaurante familiar [^"]*\p{L}…">/u,
+      );
       expect(page.body).toMatch(/<meta property="og:image" content="[^"]+\.jpg">/);
     }
   });

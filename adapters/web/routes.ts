@@ -370,15 +370,23 @@ export function webRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
           const name = landing.business_name || bot.business_name;
           const description = (bot.business_description || greeting(languageCode(bot.idioma), name))
             .replace(/\s+/g, ' ')
-            .slice(0, 200);
+            .trim();
+          // Previews show about 200 characters: cut at a word, with an ellipsis.
+          const short =
+            description.length > 200
+              ? `${description
+                  .slice(0, 200)
+                  .replace(/\s+\S*$/, '')
+                  .replace(/[\s,.;:]+$/, '')}…`
+              : description;
           const url = `${ctx().publicUrl ?? `${req.protocol}://${req.host}`}/ialanding/${landing.slug}`;
           const image = (await listFiles(ctx().db, bot.id)).find((f) => f.file_type === 'image');
           const tags = [
             `<title>${html(name)} · Asistente IA</title>`,
-            `<meta name="description" content="${html(description)}">`,
+            `<meta name="description" content="${html(short)}">`,
             `<meta property="og:type" content="website">`,
             `<meta property="og:title" content="${html(name)}">`,
-            `<meta property="og:description" content="${html(description)}">`,
+            `<meta property="og:description" content="${html(short)}">`,
             `<meta property="og:url" content="${html(url)}">`,
             ...(image
               ? [
