@@ -1,7 +1,8 @@
 /**
  * Structured logging with pino. Secrets are redacted by path wherever they appear in a log
  * object (tokens, keys, passwords, authorization headers), so a stray `log.info({ bot })` never
- * prints a Telegram token.
+ * prints a Telegram token; errors are serialized with Bot API tokens scrubbed from their text
+ * (a network error's message carries the request URL, which carries the token).
  */
 import { type Logger, pino } from 'pino';
 
@@ -26,16 +27,39 @@ export const REDACT_PATHS = [
   'secret',
 ];
 
+/** A Bot API URL path carries the token (`/bot<id>:<secret>/method`): never print it. */
+const BOT_TOKEN_IN_TEXT = /bot\d+:[\w-]+/g;
+
+/** Replaces Telegram bot tokens in a text (error messages, URLs) with `bot<token>`. */
+export function scrubTokens(text: string): string {
+  return text.replace(BOT_TOKEN_IN_TEXT, 'bot<token>');
+}
+
+/** pino's error serializer, with tokens scrubbed from the message, the stack and nested causes. */
+function errSerializer(err: unknown): unknown {
+  const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  const clean = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? scrubTokens(v)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clean(x)]))
+        : v;
+  return clean(out);
+}
+
 /**
  * Creates the root logger. `pretty` prints human lines (the CLI on a terminal); otherwise JSON
- * lines go to stdout, one object per event.
+ * lines go to stdout (or `destination`), one object per event.
  */
-export function createLogger(options: { level?: string; pretty?: boolean; name?: string } = {}): Logger {
+export function createLogger(
+  options: { level?: string; pretty?: boolean; name?: string; destination?: NodeJS.WritableStream } = {},
+): Logger {
   const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
-  return pino({
+  const settings = {
     name: options.name ?? 'charla',
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { err: errSerializer },
     ...(options.pretty
       ? {
           transport: {
@@ -49,5 +73,6 @@ export function createLogger(options: { level?: string; pretty?: boolean; name?:
           },
         }
       : {}),
-  });
+  };
+  return options.destination ? pino(settings, options.destination) : pino(settings);
 }

@@ -490,6 +490,46 @@ describe('Telegram against a local Bot API wire-format server', () => {
     );
   });
 
+  it('does not send the text again when Telegram refuses the file for good, and tells the owner', async () => {
+    const { token: auth, botId } = await ownerWithBot(app, 'rechazo@example.com', {
+      business_name: 'Rechazo',
+    });
+    const { body, contentType } = await multipart(
+      { chatbotId: botId },
+      { field: 'file', name: 'carta.pdf', data: asset('carta-el-pato-pepe.pdf') },
+    );
+    const up = await app.inject({
+      method: 'POST',
+      url: '/api/chatbot-files',
+      headers: { authorization: `Bearer ${auth}`, 'content-type': contentType },
+      payload: body,
+    });
+    const file = up.json() as { id: string };
+    await app.inject({
+      method: 'PATCH',
+      url: `/api/chatbot-files/${file.id}`,
+      headers: { authorization: `Bearer ${auth}` },
+      payload: { keyword: 'carta', context: 'La carta' },
+    });
+    const bot = telegram.addBot('rechazo_bot');
+    expect((await connect(app, auth, botId, bot.token, 'rechazo_bot')).statusCode).toBe(200);
+    telegram.failNext('sendDocument', { code: 400, description: 'Bad Request: file is too big' });
+    await telegram.sendText(bot.token, { id: 611 }, 'la carta');
+    await telegram.waitFor(() => telegram.callsOf(bot.token, 'sendDocument').length === 1);
+    await app.inbox.idle();
+    await sleep(300);
+    expect(telegram.callsOf(bot.token, 'sendMessage')).toHaveLength(1);
+    expect(telegram.callsOf(bot.token, 'sendDocument')).toHaveLength(1);
+    const config = await app.inject({
+      method: 'GET',
+      url: `/api/get-telegram-config?chatbotId=${botId}`,
+      headers: { authorization: `Bearer ${auth}` },
+    });
+    expect(config.json().health.lastError).toBe(
+      'Telegram rechazó el archivo carta.pdf: 400: Bad Request: file is too big',
+    );
+  });
+
   it('waits retry_after on a 429 and then delivers the reply', async () => {
     const { token: auth, botId } = await ownerWithBot(app, 'flood@example.com', { business_name: 'Flood' });
     const bot = telegram.addBot('flood_bot');

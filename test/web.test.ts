@@ -136,6 +136,12 @@ describe.each(DIALECTS)('the web channel on %s', (kind) => {
       'Demasiados mensajes seguidos. Espera un momento y vuelve a intentarlo.',
     );
     expect((await message('hola', 'visitante-tranquilo')).statusCode).toBe(200);
+    // A new visitor id per message does not escape: one address gets at most a few visitors' worth.
+    const rotating: number[] = [];
+    for (let i = 0; i < WEB_RATE_LIMITS.perAddress + 1; i++)
+      rotating.push((await message('hola', `rota-${i}`)).statusCode);
+    expect(rotating).toContain(429);
+    expect(rotating.filter((s) => s === 200).length).toBeLessThan(WEB_RATE_LIMITS.perAddress);
   });
 
   it('applies the web channel load rules, toggles the service and enters the IALanding', async () => {

@@ -7,6 +7,7 @@
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Api, GrammyError, HttpError, InlineKeyboard, InputFile } from 'grammy';
 import { splitText } from '../../engine/channels/split.ts';
+import { scrubTokens } from '../../engine/logger.ts';
 import type { OutboundMessage } from '../../engine/registry/index.ts';
 import type { Attachment } from '../../engine/schemas.ts';
 
@@ -36,12 +37,28 @@ export function plainApi(token: string, apiRoot: string, timeoutSeconds = 60): A
   return new Api(token, { apiRoot, timeoutSeconds });
 }
 
-/** A short, owner-readable description of a Bot API or network failure (never the token). */
+/** A short, owner-readable description of a Bot API or network failure, never with the token. */
 export function describeError(err: unknown): string {
-  if (err instanceof GrammyError) return `${err.error_code}: ${err.description}`;
-  if (err instanceof HttpError) return `network: ${String((err.error as Error)?.message ?? err.message)}`;
-  const message = err instanceof Error ? err.message : String(err);
-  return message.replace(/bot\d+:[\w-]+/g, 'bot<token>');
+  const text =
+    err instanceof GrammyError
+      ? `${err.error_code}: ${err.description}`
+      : err instanceof HttpError
+        ? `network: ${String((err.error as Error)?.message ?? err.message)}`
+        : err instanceof Error
+          ? err.message
+          : String(err);
+  return scrubTokens(text);
+}
+
+/**
+ * True for a refusal that will not change on retry: a 4xx other than 429 (Bot API: bad request,
+ * forbidden because the follower blocked the bot, file too big …). Retrying would only re-send
+ * what was already delivered.
+ */
+export function isPermanent(err: unknown): boolean {
+  return (
+    err instanceof GrammyError && err.error_code >= 400 && err.error_code < 500 && err.error_code !== 429
+  );
 }
 
 /** True when Telegram refused the token (401 Unauthorized or 404 Not Found on the bot's path). */
@@ -84,6 +101,7 @@ export async function sendReply(
   message: OutboundMessage,
   resolveFile: (attachment: Attachment) => Promise<FileSource>,
   telegramFileIds: Map<string, string>,
+  onFileRefused?: (reason: string) => void,
 ): Promise<void> {
   const parts = splitText(message.text, MAX_TEXT);
   const keyboard =
@@ -100,6 +118,24 @@ export async function sendReply(
   if (parts.length === 0 && keyboard) await api.sendMessage(chatId, '…', { reply_markup: keyboard });
   const attachment = message.attachment;
   if (!attachment) return;
+  try {
+    await sendAttachment(api, chatId, attachment, resolveFile, telegramFileIds);
+  } catch (err) {
+    // The text went out: a refused file must not make the whole reply be sent again. A network
+    // failure (after auto-retry) still throws, so the inbox retries while nothing more is known.
+    if (!isPermanent(err)) throw err;
+    onFileRefused?.(describeError(err));
+  }
+}
+
+/** Sends one file with the method its type needs, reusing Telegram's `file_id` when known. */
+async function sendAttachment(
+  api: Api,
+  chatId: string,
+  attachment: Attachment,
+  resolveFile: (attachment: Attachment) => Promise<FileSource>,
+  telegramFileIds: Map<string, string>,
+): Promise<void> {
   const method = methodFor(attachment);
   const caption = attachment.caption ? attachment.caption.slice(0, MAX_CAPTION) : undefined;
   const cached = telegramFileIds.get(attachment.fileId);

@@ -31,7 +31,15 @@ import { publicFileUrl } from '../../engine/storage/index.ts';
 import { findFile } from '../../engine/store/queries/files.ts';
 import { persistTurn } from '../../engine/store/queries/messages.ts';
 import { telegramBotIds, telegramCredentials } from '../../engine/store/queries/telegram.ts';
-import { describeError, type FileSource, MAX_TEXT, plainApi, sendingApi, sendReply } from './bot-api.ts';
+import {
+  describeError,
+  type FileSource,
+  isPermanent,
+  MAX_TEXT,
+  plainApi,
+  sendingApi,
+  sendReply,
+} from './bot-api.ts';
 import { ALLOWED_UPDATES, Poller } from './poller.ts';
 import { telegramApiRoutes } from './routes.ts';
 import { MEDIA_NAMES, MEDIA_RECEIVED, type ReceivedKind } from './texts.ts';
@@ -169,7 +177,9 @@ export function createTelegramAdapter(): TelegramAdapter {
         : {}),
     };
     const message = await ctx.transformOutbound(base, turn);
-    await sendReply(conn.api, chatId, message, resolveFile, conn.fileIds);
+    await sendReply(conn.api, chatId, message, resolveFile, conn.fileIds, (reason) =>
+      recordError(conn.chatbotId, `Telegram rechazó el archivo ${result.attachment?.name ?? ''}: ${reason}`),
+    );
   }
 
   async function answerText(
@@ -232,8 +242,10 @@ export function createTelegramAdapter(): TelegramAdapter {
       });
       return;
     }
+    // A service message (a member joined, a pin, a group upgrade) has neither words nor media: no reply.
+    if (!received) return;
     // Media without words: kept in the conversation for the owner, and the follower is asked to write.
-    const kind = received?.kind ?? 'other';
+    const kind = received.kind;
     const reply = MEDIA_RECEIVED[lang].replace('{media}', MEDIA_NAMES[lang][kind]);
     const { duplicate } = await persistTurn(ctx.db, {
       chatbotId: bot.id,
@@ -249,7 +261,7 @@ export function createTelegramAdapter(): TelegramAdapter {
         archivos: { action: 'NONE', lista: [] },
         offline: false,
         failed: false,
-        ...(received ? { received: [{ kind, channelFileId: received.fileId, mime: received.mime }] } : {}),
+        received: [{ kind, channelFileId: received.fileId, mime: received.mime }],
       },
     });
     void duplicate; // a handled-but-unsent update is answered again: that is the point of the inbox
@@ -271,7 +283,9 @@ export function createTelegramAdapter(): TelegramAdapter {
             .flat()
             .find((b) => 'callback_data' in b && b.callback_data === data)?.text
         : undefined;
-    const file = label ? undefined : await findFile(ctx.db, fileId);
+    // Callback data comes from the client (Bot API: it can be anything): only this bot's files count.
+    const found = label ? undefined : await findFile(ctx.db, fileId);
+    const file = found?.chatbot_id === conn.chatbotId ? found : undefined;
     const text = label ?? file?.file_name;
     if (!text) return;
     await answerText(
@@ -384,8 +398,15 @@ export function createTelegramAdapter(): TelegramAdapter {
       const conn = connections.get(row.chatbotId);
       if (!conn) throw new DeferUpdate('bot not connected in this process');
       const update = row.payload as Update;
-      if (update.message) await handleMessage(conn, update.message);
-      else if (update.callback_query) await handleCallback(conn, update.callback_query);
+      try {
+        if (update.message) await handleMessage(conn, update.message);
+        else if (update.callback_query) await handleCallback(conn, update.callback_query);
+      } catch (err) {
+        // Telegram refused for good (the follower blocked the bot, a bad request): retrying would
+        // only repeat what already went out. Recorded for the owner; the update counts as handled.
+        if (!isPermanent(err)) throw err;
+        recordError(row.chatbotId, describeError(err));
+      }
     },
 
     async health(chatbotId): Promise<ConnectionHealth> {

@@ -58,8 +58,8 @@ import { UNAVAILABLE_TEXTS, WEB_ERRORS, WIDGET_TEXTS } from './texts.ts';
 
 const ErrorBody = z.object({ error: z.string() });
 
-/** Rate limits of the public chat (per minute): a key's whole site, and one visitor of it. */
-export const WEB_RATE_LIMITS = { perKey: 600, perVisitor: 20 } as const;
+/** Rate limits of the public chat (per minute): a key's whole site, one visitor, one network address. */
+export const WEB_RATE_LIMITS = { perKey: 600, perVisitor: 20, perAddress: 60 } as const;
 
 /** Body of `POST /api/web/:key/message`: the chat contract of spec 001 §7 with a visitor id. */
 export const WebMessageBody = z.object({
@@ -208,8 +208,15 @@ export function webRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
       keyGenerator: (req) =>
         `visitor:${(req.params as { key: string }).key}:${(req.body as { visitorId?: string } | undefined)?.visitorId ?? req.ip}`,
     });
+    // The visitor id comes from the client: one address gets a few visitors' worth, so a new id per
+    // message does not escape the limit (an office behind one address still fits).
+    const perAddress = app.createRateLimit({
+      max: WEB_RATE_LIMITS.perAddress,
+      timeWindow: 60_000,
+      keyGenerator: (req) => `address:${(req.params as { key: string }).key}:${req.ip}`,
+    });
     const limit = async (req: FastifyRequest, reply: FastifyReply) => {
-      for (const check of [perVisitor, perKey]) {
+      for (const check of [perVisitor, perAddress, perKey]) {
         const result = await check(req);
         if (!result.isAllowed && result.isExceeded) {
           reply.header('retry-after', String(result.ttlInSeconds));
@@ -231,7 +238,7 @@ export function webRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
             '(CORS). JSON, or Server-Sent Events with `Accept: text/event-stream` (`token`, then `done` or ' +
             '`error`). 403 with a text in the bot’s language when the web service is off or the owner has ' +
             `no days; 429 past ${WEB_RATE_LIMITS.perVisitor} messages a minute per visitor or ` +
-            `${WEB_RATE_LIMITS.perKey} per key.`,
+            `${WEB_RATE_LIMITS.perAddress} per address or ${WEB_RATE_LIMITS.perKey} per key.`,
           tags: ['web'],
           params: z.object({ key: z.string().min(1).max(100) }),
           body: WebMessageBody,
@@ -265,8 +272,10 @@ export function webRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
         if (!(req.headers.accept ?? '').includes('text/event-stream'))
           return shape(await ctx().dispatch(inbound));
         const abort = new AbortController();
-        req.raw.on('close', () => {
-          if (!reply.raw.writableEnded) abort.abort();
+        // The response's close, not the request's (Node 20 emits that once the body is read): the
+        // visitor left before the answer ended, so the LLM call stops.
+        reply.raw.on('close', () => {
+          if (!reply.raw.writableFinished) abort.abort();
         });
         const sse = openSse(reply, { 'access-control-allow-origin': '*' });
         try {
@@ -395,7 +404,7 @@ export function webRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
               : []),
             `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`,
           ].join('\n    ');
-          page = page.replace(/<title>[^<]*<\/title>/, tags);
+          page = page.replace(/<title>[^<]*<\/title>/, () => tags);
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           // Unknown or inactive: the page renders its own error state; no previews.

@@ -165,8 +165,10 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
       if (!body.userMessage.trim()) throw new AppError('BAD_REQUEST', 'El mensaje está vacío.');
       if (!(await deps.engine.cache.get(req.params.id))) throw botNotFound();
       const abort = new AbortController();
-      req.raw.on('close', () => {
-        if (!reply.raw.writableEnded) abort.abort();
+      // The response's close, not the request's (Node 20 emits that once the body is read): the
+      // client left before the answer ended, so the LLM call stops.
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) abort.abort();
       });
       const sse = openSse(reply);
       try {
