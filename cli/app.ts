@@ -163,7 +163,10 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       dispatch: (inbound: Parameters<ConversationEngine['handleTurn']>[0]) => engine.handleTurn(inbound),
     };
     await registry.setup(runtime);
-    const inbox = new ChannelInbox(store.db, log.child({ component: 'inbox' }), { ingestDb: store.ingest });
+    const inbox = new ChannelInbox(store.db, log.child({ component: 'inbox' }), {
+      ingestDb: store.ingest,
+      leaseMs: config.inboxLeaseMs,
+    });
     const supervisor = new ChannelSupervisor(
       store.db,
       log.child({ component: 'channels' }),
@@ -210,6 +213,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         await migrated;
         channelsStarted = true;
         inbox.startPruning();
+        inbox.startRecovery();
         await supervisor.start();
       },
       async http() {

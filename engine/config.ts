@@ -40,6 +40,7 @@ const EnvSchema = z.object({
   GOOGLE_CLIENT_SECRET: optionalString,
   GOOGLE_DISCOVERY_URL: optionalString,
   CHARLA_TRIAL_DAYS: int(30),
+  CHARLA_INBOX_LEASE_MS: int(60_000),
   TRUST_PROXY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -74,6 +75,11 @@ export interface CharlaConfig {
   google: { clientId: string; clientSecret: string; discoveryUrl: string | undefined } | undefined;
   /** Free days of a new owner (issue 3: the marketing site's 30-day trial); 0 keeps "no expiry". */
   trialDays: number;
+  /**
+   * How long a process's claim on a channel update holds without renewal, ms: after a crash, the
+   * updates it was answering are taken over this long after (engine/channels/inbox.ts).
+   */
+  inboxLeaseMs: number;
   /**
    * Which proxies' X-Forwarded-* headers to believe (Fastify trustProxy / proxy-addr syntax:
    * "loopback", addresses, CIDRs, comma-separated). Default loopback: a reverse proxy on the same host.
@@ -116,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CharlaConfig {
           }
         : undefined,
     trialDays: e.CHARLA_TRIAL_DAYS,
+    inboxLeaseMs: e.CHARLA_INBOX_LEASE_MS,
     trustProxy: e.TRUST_PROXY ?? 'loopback',
     logLevel: e.LOG_LEVEL,
   };

@@ -6,9 +6,11 @@ import type { Migration } from 'kysely/migration';
 import * as initial from './202611211200_initial.ts';
 import * as ownerAccounts from './202611211300_owner_accounts.ts';
 import * as channelUpdates from './202611220000_channel_updates.ts';
+import * as inboxClaims from './202611221200_inbox_claims.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
   '202611211300_owner_accounts': ownerAccounts,
   '202611220000_channel_updates': channelUpdates,
+  '202611221200_inbox_claims': inboxClaims,
 };

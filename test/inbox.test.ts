@@ -2,8 +2,9 @@
  * The durable inbox of channel updates (issue 5; engine/channels/inbox.ts), on each store: an update
  * stored twice is one row and handled once; a chat's updates are handled in order while another
  * chat's run alongside; a failing handler is retried and, after its last attempt, the row is kept as
- * failed with its error; a deferred update stays pending and is handled when recovered; old handled
- * rows are pruned while pending and failed ones stay.
+ * failed with its error; a deferred update stays pending and is handled when recovered; two
+ * processes recovering the same rows answer each once, and a dead process's claim is taken over
+ * after its lease; old handled rows are pruned while pending and failed ones stay.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelInbox, DeferUpdate } from '../engine/channels/inbox.ts';
@@ -95,9 +96,53 @@ describe.each(DIALECTS)('the channel inbox on %s', (kind) => {
     expect(await rows('pausa')).toMatchObject([{ status: 'done' }]);
   });
 
+  it('answers an update once when two processes recover it, and takes over a dead process’s claim', async () => {
+    const handled: string[] = [];
+    const slowHandler = async (row: { updateKey: string }) => {
+      await sleep(50);
+      handled.push(row.updateKey);
+    };
+    // Stored by a process that died before handling them.
+    const dead = new ChannelInbox(app.store.db, log, { leaseMs: 400 });
+    dead.register('dos', async () => {
+      throw new DeferUpdate('not handled here');
+    });
+    for (const key of ['d1', 'd2', 'd3'])
+      await dead.accept({ channel: 'dos', chatbotId: botId, updateKey: key, chatId: key, payload: {} });
+    await dead.idle();
+    await dead.close();
+    const one = new ChannelInbox(app.store.db, log, { leaseMs: 400 });
+    const two = new ChannelInbox(app.store.db, log, { leaseMs: 400 });
+    one.register('dos', slowHandler);
+    two.register('dos', slowHandler);
+    await Promise.all([one.recover('dos'), two.recover('dos')]);
+    await Promise.all([one.idle(), two.idle()]);
+    expect(handled.sort()).toEqual(['d1', 'd2', 'd3']);
+
+    // A claim that is not renewed (its process died mid-answer) is taken over after the lease.
+    await app.store.db
+      .insertInto('channel_updates')
+      .values({
+        channel: 'dos',
+        chatbot_id: botId,
+        update_key: 'd4',
+        chat_id: 'd4',
+        payload: '{}',
+        claimed_at: new Date(),
+      })
+      .execute();
+    expect(await one.recover('dos')).toBe(0);
+    await sleep(500);
+    expect(await one.recover('dos')).toBe(1);
+    await one.idle();
+    expect(handled).toContain('d4');
+    await one.close();
+    await two.close();
+  });
+
   it('prunes old handled updates and keeps pending and failed ones', async () => {
     const deleted = await pruneDoneUpdates(app.store.db, new Date(Date.now() + 60_000));
-    expect(deleted).toBe(4); // orden ×3 and pausa
+    expect(deleted).toBe(8); // orden ×3, pausa, dos ×4
     const left = await app.store.db.selectFrom('channel_updates').select('status').execute();
     expect(left.map((r) => r.status)).toEqual(['failed']);
   });

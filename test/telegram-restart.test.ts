@@ -34,6 +34,8 @@ describe('a crash between storing and answering a Telegram update', () => {
       TELEGRAM_API_ROOT: telegram.apiRoot,
       TELEGRAM_MODE: 'polling',
       TELEGRAM_POLL_TIMEOUT_S: '1',
+      // The killed process's claim on the update expires after this (60 s by default).
+      CHARLA_INBOX_LEASE_MS: '2000',
     };
   };
   const charla = (args: string[]) =>

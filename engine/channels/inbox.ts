@@ -12,11 +12,14 @@ import type { Logger } from '../logger.ts';
 import type { ChannelInboxPort } from '../registry/index.ts';
 import type { Database } from '../store/database.ts';
 import {
+  claimUpdate,
   type InboxRow,
   markUpdateDone,
   markUpdateFailed,
   pendingUpdates,
   pruneDoneUpdates,
+  releaseUpdate,
+  renewClaims,
   storeUpdate,
 } from '../store/queries/inbox.ts';
 
@@ -36,6 +39,11 @@ export interface InboxOptions {
   retryDelayMs?: (attempt: number) => number;
   /** Where `accept` inserts (the store's `ingest`: not queued behind handlers' queries); default `db`. */
   ingestDb?: Kysely<Database>;
+  /**
+   * How long a claim holds without renewal, ms (default 60 s). A process renews its claims every
+   * third of it while it works; a claim older than this belongs to a dead process and is taken over.
+   */
+  leaseMs?: number;
 }
 
 export class ChannelInbox implements ChannelInboxPort {
@@ -48,6 +56,11 @@ export class ChannelInbox implements ChannelInboxPort {
   private readonly retryDelayMs: (attempt: number) => number;
   private closed = false;
   private pruneTimer: NodeJS.Timeout | undefined;
+  private recoveryTimer: NodeJS.Timeout | undefined;
+  private readonly heartbeat: NodeJS.Timeout;
+  /** Rows this process has claimed and is handling now (their claims are renewed). */
+  private readonly running = new Set<string>();
+  private readonly leaseMs: number;
   private readonly ingestDb: Kysely<Database>;
 
   constructor(
@@ -57,6 +70,17 @@ export class ChannelInbox implements ChannelInboxPort {
   ) {
     this.maxAttempts = options.maxAttempts ?? 5;
     this.ingestDb = options.ingestDb ?? db;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.heartbeat = setInterval(
+      () => {
+        if (this.running.size === 0) return;
+        renewClaims(this.db, [...this.running]).catch((err) =>
+          this.log.warn({ err }, 'could not renew inbox claims'),
+        );
+      },
+      Math.max(200, this.leaseMs / 3),
+    );
+    this.heartbeat.unref();
     this.retryDelayMs = options.retryDelayMs ?? ((n) => Math.min(30_000, 1000 * 2 ** (n - 1)));
   }
 
@@ -75,7 +99,10 @@ export class ChannelInbox implements ChannelInboxPort {
 
   /** Queues the pending rows of a channel (and bot); returns how many were queued. */
   async recover(channel: string, chatbotId?: string): Promise<number> {
-    const rows = await pendingUpdates(this.db, channel, chatbotId ? { chatbotId } : {});
+    const rows = await pendingUpdates(this.db, channel, {
+      leaseMs: this.leaseMs,
+      ...(chatbotId ? { chatbotId } : {}),
+    });
     let n = 0;
     for (const row of rows) {
       if (this.queued.has(row.id)) continue;
@@ -84,6 +111,19 @@ export class ChannelInbox implements ChannelInboxPort {
     }
     if (n > 0) this.log.info({ channel, chatbotId, count: n }, 'pending channel updates queued');
     return n;
+  }
+
+  /**
+   * Looks for pending updates of every registered channel each lease: what a process that died
+   * left claimed becomes free after its lease and is answered here, and what was deferred is tried
+   * again. Stopped by {@link close}.
+   */
+  startRecovery(): void {
+    this.recoveryTimer = setInterval(() => {
+      for (const channel of this.handlers.keys())
+        this.recover(channel).catch((err) => this.log.warn({ err, channel }, 'inbox recovery failed'));
+    }, this.leaseMs);
+    this.recoveryTimer.unref();
   }
 
   /**
@@ -110,11 +150,14 @@ export class ChannelInbox implements ChannelInboxPort {
   async close(timeoutMs = 5000): Promise<void> {
     this.closed = true;
     if (this.pruneTimer) clearInterval(this.pruneTimer);
+    if (this.recoveryTimer) clearInterval(this.recoveryTimer);
+    clearInterval(this.heartbeat);
     await Promise.race([this.idle(), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
   }
 
   private enqueue(row: InboxRow): void {
     if (this.closed) return; // stays pending; the next start handles it
+    if (this.queued.has(row.id)) return; // already queued here (an accept racing a recover)
     const key = `${row.channel}\u0000${row.chatbotId}\u0000${row.chatId}`;
     this.queued.add(row.id);
     const next = (this.chains.get(key) ?? Promise.resolve())
@@ -136,12 +179,18 @@ export class ChannelInbox implements ChannelInboxPort {
     let attempt = row.attempts;
     for (;;) {
       if (this.closed) return;
+      // Claim it first: another process (or this one, racing) may be answering it already.
+      if (!(await claimUpdate(this.db, row.id, this.leaseMs).catch(() => false))) return;
+      this.running.add(row.id);
       try {
         await handler(row);
         await markUpdateDone(this.db, row.id);
         return;
       } catch (err) {
-        if (err instanceof DeferUpdate) return;
+        if (err instanceof DeferUpdate) {
+          await releaseUpdate(this.db, row.id).catch(() => {});
+          return;
+        }
         attempt++;
         const final = attempt >= this.maxAttempts;
         const message = err instanceof Error ? err.message : String(err);
@@ -156,8 +205,10 @@ export class ChannelInbox implements ChannelInboxPort {
           return;
         }
         if (final) return;
-        await new Promise((r) => setTimeout(r, this.retryDelayMs(attempt)));
+      } finally {
+        this.running.delete(row.id);
       }
+      await new Promise((r) => setTimeout(r, this.retryDelayMs(attempt)).unref());
     }
   }
 }

@@ -210,6 +210,8 @@ export interface ChannelUpdatesTable {
   last_error: string | null;
   received_at: Timestamp;
   handled_at: Date | string | null;
+  /** When a process claimed the row to handle it (renewed while it works); null when free. */
+  claimed_at: Date | string | null;
 }
 
 /** All tables, as Kysely sees them. */

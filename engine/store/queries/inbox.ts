@@ -57,7 +57,7 @@ export async function storeUpdate(db: Kysely<Database>, update: UpdateToStore): 
 export async function pendingUpdates(
   db: Kysely<Database>,
   channel: string,
-  options: { chatbotId?: string; limit?: number } = {},
+  options: { chatbotId?: string; limit?: number; leaseMs?: number } = {},
 ): Promise<InboxRow[]> {
   let q = db
     .selectFrom('channel_updates')
@@ -71,7 +71,13 @@ export async function pendingUpdates(
       'attempts',
     ])
     .where('channel', '=', channel)
-    .where('status', '=', 'pending');
+    .where('status', '=', 'pending')
+    .where((eb) =>
+      eb.or([
+        eb('claimed_at', 'is', null),
+        eb('claimed_at', '<', sql<Date>`now() - ${lease(options.leaseMs)}`),
+      ]),
+    );
   if (options.chatbotId) q = q.where('chatbot_id', '=', options.chatbotId);
   const rows = await q
     .orderBy('id')
@@ -86,6 +92,46 @@ export async function pendingUpdates(
     payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
     attempts: r.attempts,
   }));
+}
+
+/** `interval` of a lease in ms (default 60 s). */
+function lease(ms = 60_000) {
+  return sql`make_interval(secs => ${ms / 1000})`;
+}
+
+/**
+ * Claims a pending update for this process: true when it was free (never claimed, released, or
+ * its claim is older than `leaseMs`, i.e. its process died); false when another process holds it
+ * or it was handled meanwhile.
+ */
+export async function claimUpdate(db: Kysely<Database>, id: string, leaseMs?: number): Promise<boolean> {
+  const row = await db
+    .updateTable('channel_updates')
+    .set({ claimed_at: sql`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where((eb) =>
+      eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', sql<Date>`now() - ${lease(leaseMs)}`)]),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Renews this process's claims on updates it is still handling. */
+export async function renewClaims(db: Kysely<Database>, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('channel_updates')
+    .set({ claimed_at: sql`now()` })
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Releases a claim without counting an attempt (the update is deferred). */
+export async function releaseUpdate(db: Kysely<Database>, id: string): Promise<void> {
+  await db.updateTable('channel_updates').set({ claimed_at: null }).where('id', '=', id).execute();
 }
 
 /** Marks an update handled. */
@@ -112,6 +158,7 @@ export async function markUpdateFailed(
     .set({
       attempts: sql`attempts + 1`,
       last_error: error.slice(0, 1000),
+      claimed_at: null,
       ...(final ? { status: 'failed' as const, handled_at: new Date() } : {}),
     })
     .where('id', '=', id)
