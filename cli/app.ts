@@ -166,6 +166,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
     const inbox = new ChannelInbox(store.db, log.child({ component: 'inbox' }), {
       ingestDb: store.ingest,
       leaseMs: config.inboxLeaseMs,
+      singleProcess: store.kind === 'pglite',
     });
     const supervisor = new ChannelSupervisor(
       store.db,

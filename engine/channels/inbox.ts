@@ -44,6 +44,11 @@ export interface InboxOptions {
    * third of it while it works; a claim older than this belongs to a dead process and is taken over.
    */
   leaseMs?: number;
+  /**
+   * Only this process can write the database (embedded PGlite locks its data dir): claims are
+   * skipped, saving a query per update on its single connection.
+   */
+  singleProcess?: boolean;
 }
 
 export class ChannelInbox implements ChannelInboxPort {
@@ -61,6 +66,7 @@ export class ChannelInbox implements ChannelInboxPort {
   /** Rows this process has claimed and is handling now (their claims are renewed). */
   private readonly running = new Set<string>();
   private readonly leaseMs: number;
+  private readonly singleProcess: boolean;
   private readonly ingestDb: Kysely<Database>;
 
   constructor(
@@ -71,9 +77,10 @@ export class ChannelInbox implements ChannelInboxPort {
     this.maxAttempts = options.maxAttempts ?? 5;
     this.ingestDb = options.ingestDb ?? db;
     this.leaseMs = options.leaseMs ?? 60_000;
+    this.singleProcess = options.singleProcess ?? false;
     this.heartbeat = setInterval(
       () => {
-        if (this.running.size === 0) return;
+        if (this.running.size === 0 || this.singleProcess) return;
         renewClaims(this.db, [...this.running]).catch((err) =>
           this.log.warn({ err }, 'could not renew inbox claims'),
         );
@@ -180,7 +187,8 @@ export class ChannelInbox implements ChannelInboxPort {
     for (;;) {
       if (this.closed) return;
       // Claim it first: another process (or this one, racing) may be answering it already.
-      if (!(await claimUpdate(this.db, row.id, this.leaseMs).catch(() => false))) return;
+      if (!this.singleProcess && !(await claimUpdate(this.db, row.id, this.leaseMs).catch(() => false)))
+        return;
       this.running.add(row.id);
       try {
         await handler(row);
