@@ -32,7 +32,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { SECRET_HEADER } from '../adapters/telegram/webhook.ts';
+import { SECRET_HEADER, telegramWebhookSecret } from '../adapters/telegram/webhook.ts';
 import { createApp } from '../cli/app.ts';
 import { loadConfig } from '../engine/config.ts';
 import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
@@ -191,11 +191,16 @@ async function llmReply(llmBaseURL: string): Promise<string> {
 }
 
 /** Webhook requests over the bots: update i goes to bot i mod 100, chat ⌊i / 100⌋ mod 50. */
-function webhookTarget(origin: string, chatbotIds: string[], nextUpdate: () => number): Target {
+function webhookTarget(
+  origin: string,
+  chatbotIds: string[],
+  telegramBotIds: string[],
+  nextUpdate: () => number,
+): Target {
   const box = new SecretBox(SECRET);
-  const routes = chatbotIds.map((id) => ({
+  const routes = chatbotIds.map((id, i) => ({
     path: `/channels/telegram/${encodeURIComponent(id)}`,
-    headers: { [SECRET_HEADER]: box.derive('telegram-webhook', id) },
+    headers: { [SECRET_HEADER]: telegramWebhookSecret(box, id, telegramBotIds[i]!) },
   }));
   return {
     url: origin,
@@ -294,7 +299,12 @@ async function benchWebhooks(
       );
 
     let updateCounter = 1;
-    const target = webhookTarget(origin, chatbotIds, () => updateCounter++);
+    const target = webhookTarget(
+      origin,
+      chatbotIds,
+      api.bots.map((b) => String(b.id)),
+      () => updateCounter++,
+    );
     const expected = await llmReply(llmBaseURL);
     // One update first: the route, the secret, the LLM and the reply all work.
     const probe = await steadyRate(target, 10, 1, 0.1, 'probe');

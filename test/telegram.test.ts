@@ -303,6 +303,18 @@ describe('Telegram against a local Bot API wire-format server', () => {
       });
       expect(res.status).toBe(401);
     }
+    // Reconfigured with another Telegram bot: the old bot's secret no longer opens the webhook.
+    const oldSecret = telegram.webhookOf(bot.token)!.secret!;
+    const replacement = telegram.addBot('secreto_nuevo_bot');
+    expect((await connect(app, auth, botId, replacement.token, 'secreto_nuevo_bot')).statusCode).toBe(200);
+    expect(telegram.webhookOf(bot.token)).toBeNull();
+    expect(telegram.webhookOf(replacement.token)!.secret).not.toBe(oldSecret);
+    const stale = await fetch(`${base}/channels/telegram/${botId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': oldSecret },
+      body: JSON.stringify(update),
+    });
+    expect(stale.status).toBe(401);
     const stored = await app.store.db
       .selectFrom('channel_updates')
       .select('id')

@@ -44,7 +44,7 @@ import { ALLOWED_UPDATES, Poller } from './poller.ts';
 import { telegramApiRoutes } from './routes.ts';
 import { MEDIA_NAMES, MEDIA_RECEIVED, type ReceivedKind } from './texts.ts';
 import { chatIdOf } from './updates.ts';
-import { webhookRoutes } from './webhook.ts';
+import { telegramWebhookSecret, webhookRoutes } from './webhook.ts';
 
 /** The channel id: inbox rows, conversation messages and followers carry it. */
 export const TELEGRAM = 'telegram';
@@ -94,8 +94,8 @@ export interface TelegramAdapter extends ChannelAdapter<TelegramConfig> {
   mode(): 'webhook' | 'polling';
   /** The webhook URL of a bot (webhook mode). */
   webhookUrl(chatbotId: string): string;
-  /** The webhook secret token of a bot. */
-  webhookSecret(chatbotId: string): string;
+  /** The webhook secret token of a bot connected as Telegram bot `telegramBotId`. */
+  webhookSecret(chatbotId: string, telegramBotId: string): string;
   /** The connection of a bot, if connected here. */
   connection(chatbotId: string): { botId: string; api: Api } | undefined;
   /** The runtime (after `start`). */
@@ -349,7 +349,7 @@ export function createTelegramAdapter(): TelegramAdapter {
       try {
         if (conn.mode === 'webhook') {
           await check.setWebhook(adapter.webhookUrl(chatbotId), {
-            secret_token: adapter.webhookSecret(chatbotId),
+            secret_token: adapter.webhookSecret(chatbotId, botId),
             allowed_updates: [...ALLOWED_UPDATES],
           });
         } else {
@@ -374,6 +374,16 @@ export function createTelegramAdapter(): TelegramAdapter {
       } catch (err) {
         recordError(chatbotId, describeError(err));
         return; // not connected: the supervisor tries again at its next pass
+      }
+      // The owner may have changed or removed the token while this connect was setting up (a
+      // verify racing the supervisor): then undo, and the reconcile that follows connects anew.
+      const current = await telegramCredentials(ctx.db, chatbotId);
+      const still = current?.telegram_token
+        ? ctx.secrets.decrypt(current.telegram_token) === config.token
+        : false;
+      if (!still) {
+        if (conn.mode === 'webhook') await check.deleteWebhook().catch(() => {});
+        return;
       }
       errors.delete(chatbotId);
       connections.set(chatbotId, conn);
@@ -480,7 +490,8 @@ export function createTelegramAdapter(): TelegramAdapter {
     settings: () => need().settings,
     mode,
     webhookUrl: (chatbotId) => `${need().ctx.publicUrl}/channels/telegram/${encodeURIComponent(chatbotId)}`,
-    webhookSecret: (chatbotId) => need().ctx.secrets.derive('telegram-webhook', chatbotId),
+    webhookSecret: (chatbotId, telegramBotId) =>
+      telegramWebhookSecret(need().ctx.secrets, chatbotId, telegramBotId),
     connection: (chatbotId) => {
       const c = connections.get(chatbotId);
       return c ? { botId: c.botId, api: c.api } : undefined;

@@ -18,6 +18,19 @@ const UpdateBody = z.looseObject({ update_id: z.number().int().nonnegative() });
 /** The Bot API's header for the webhook secret (setWebhook `secret_token`). */
 export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
+/**
+ * A bot's webhook secret (setWebhook `secret_token`): derived from the instance secret, the
+ * chatbot and the Telegram bot, so nothing is stored and a Telegram bot that was replaced (another
+ * token) cannot post as the new one even if its webhook could not be deleted.
+ */
+export function telegramWebhookSecret(
+  secrets: { derive(purpose: string, value: string): string },
+  chatbotId: string,
+  telegramBotId: string,
+): string {
+  return secrets.derive('telegram-webhook', `${chatbotId}:${telegramBotId}`);
+}
+
 /** Constant-time string comparison (a length mismatch is a plain false). */
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -37,13 +50,13 @@ export function webhookRoutes(adapter: () => TelegramAdapter): FastifyPluginAsyn
       async (req, reply) => {
         const telegram = adapter();
         const { chatbotId } = req.params;
-        const header = req.headers[SECRET_HEADER];
-        if (typeof header !== 'string' || !same(header, telegram.webhookSecret(chatbotId)))
-          return reply.code(401).send({ error: 'bad secret token' });
         const conn = telegram.connection(chatbotId);
         // Not connected here (paused, removed): Telegram retries later; the supervisor has
         // deleted the webhook or will set it again.
         if (!conn) return reply.code(503).send({ error: 'bot not connected' });
+        const header = req.headers[SECRET_HEADER];
+        if (typeof header !== 'string' || !same(header, telegram.webhookSecret(chatbotId, conn.botId)))
+          return reply.code(401).send({ error: 'bad secret token' });
         const parsed = UpdateBody.safeParse(req.body);
         if (!parsed.success) return reply.code(400).send({ error: 'not a Telegram update' });
         const update = parsed.data as unknown as Update;
