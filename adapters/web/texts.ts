@@ -3,27 +3,29 @@
  * (issue 6: "texts in the bot's language"). The Spanish ones are spec 001 §2's: "Asistente IA",
  * "Escribiendo...", "Escribe tu mensaje...". The failure text is spec 001 §8's network failure.
  */
+import { z } from 'zod';
 import type { LangCode } from '../../engine/schemas.ts';
 
-/** The widget's texts (`GET /api/web/:key/config` `texts`; widget/ imports this type). */
-export interface WidgetTexts {
+/** The widget's texts (`GET /api/web/:key/config` `texts`; widget/ imports the type). */
+export const WidgetTextsSchema = z.object({
   /** Subtitle under the business name: "Asistente IA". */
-  title: string;
+  title: z.string(),
   /** Typing indicator: "Escribiendo...". */
-  typing: string;
+  typing: z.string(),
   /** Input placeholder and label: "Escribe tu mensaje...". */
-  placeholder: string;
+  placeholder: z.string(),
   /** Label of the send button. */
-  send: string;
+  send: z.string(),
   /** Label of the floating button. */
-  open: string;
+  open: z.string(),
   /** Label of the close button. */
-  close: string;
+  close: z.string(),
   /** The network or technical failure text. */
-  error: string;
+  error: z.string(),
   /** Screen-reader text of a PDF link. */
-  openFile: string;
-}
+  openFile: z.string(),
+});
+export type WidgetTexts = z.infer<typeof WidgetTextsSchema>;
 
 export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
   es: {

@@ -21,8 +21,9 @@ import { openSse } from '../sse.ts';
 import { FileRecord, fileRecord } from '../views.ts';
 
 /** A file reference as clients send it back: an id, a file name, or an offered-list item. */
-const FileMention = z.union([z.string().max(300), z.object({ id: z.string().max(300) }).loose()]);
-const mentionId = (m: z.infer<typeof FileMention>) => (typeof m === 'string' ? m : m.id);
+export const FileMention = z.union([z.string().max(300), z.object({ id: z.string().max(300) }).loose()]);
+/** The id (or name) a {@link FileMention} refers to. */
+export const mentionId = (m: z.infer<typeof FileMention>) => (typeof m === 'string' ? m : m.id);
 
 /** Body of `POST /api/chatbot-message/:id` (spec 000 §7, plus optional follower identity and idempotency). */
 export const ChatMessageBody = z.object({

@@ -1,0 +1,138 @@
+/**
+ * The public IALanding (issue 6, spec 001 §2, §4): `GET /api/ialanding/:slug` (the landing, its
+ * bot's greeting, availability and files) and the page `/ialanding/:slug` itself, the dashboard's
+ * HTML with the landing's title, description and Open Graph tags so a shared link previews well.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { greeting } from '../../engine/conversation/texts.ts';
+import { AppError } from '../../engine/errors.ts';
+import { FileRecord, fileRecord } from '../../engine/http/views.ts';
+import type { ChannelContext } from '../../engine/registry/index.ts';
+import { LANG_CODES, languageCode } from '../../engine/schemas.ts';
+import { findChatbot, findChatbotByKey } from '../../engine/store/queries/chatbots.ts';
+import { listFiles } from '../../engine/store/queries/files.ts';
+import { findActiveIalandingBySlug, updateIalanding } from '../../engine/store/queries/ialandings.ts';
+import { availability, cors, ErrorBody, html } from './shared.ts';
+import { WEB_ERRORS } from './texts.ts';
+
+export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/ialanding/:slug',
+      {
+        config: { public: true },
+        onRequest: async (_req, reply) => cors(reply),
+        schema: {
+          summary: 'A public IALanding',
+          description:
+            'Spec 001 §4: an active IALanding by slug, with its bot’s key, greeting (bot language), ' +
+            'availability and files. 404 "IALanding no encontrada" when missing or inactive; 404 "No se ' +
+            'encontró la configuración del bot para este IALanding." when its bot is gone. An empty ' +
+            'business name is repaired from the bot’s.',
+          tags: ['web'],
+          params: z.object({ slug: z.string().min(1).max(300) }),
+          response: {
+            200: z.object({
+              slug: z.string(),
+              business_name: z.string(),
+              business_description: z.string(),
+              charla_key: z.string(),
+              idioma: z.string(),
+              lang: z.enum(LANG_CODES),
+              greeting: z.string(),
+              available: z.boolean(),
+              unavailableText: z.string().nullable(),
+              files: z.array(FileRecord),
+            }),
+            404: ErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        const { landing, bot } = await landingBySlug(req.params.slug);
+        const lang = languageCode(bot.idioma);
+        const files = await listFiles(ctx().db, bot.id);
+        return {
+          slug: landing.slug,
+          business_name: landing.business_name || bot.business_name,
+          business_description: bot.business_description,
+          charla_key: bot.charla_key!,
+          idioma: bot.idioma,
+          lang,
+          greeting: greeting(lang, bot.business_name),
+          ...(await availability(ctx(), bot)),
+          files: files.map((f) => fileRecord(f, ctx().publicUrl)),
+        };
+      },
+    );
+
+    /** An active landing and its bot, repairing an empty business name (spec 001 §4). */
+    async function landingBySlug(slug: string) {
+      const { db } = ctx();
+      const landing = await findActiveIalandingBySlug(db, slug);
+      if (!landing) throw new AppError('NOT_FOUND', WEB_ERRORS.landingNotFound);
+      const bot =
+        (landing.charla_key ? await findChatbotByKey(db, landing.charla_key) : undefined) ??
+        (await findChatbot(db, landing.chatbot_id));
+      if (!bot?.charla_key) throw new AppError('NOT_FOUND', WEB_ERRORS.keyNotFound);
+      if (!landing.business_name)
+        await updateIalanding(db, landing.id, {
+          slug: landing.slug,
+          business_name: bot.business_name,
+          charla_key: landing.charla_key,
+        });
+      return { landing, bot };
+    }
+
+    // The landing page itself: the dashboard's HTML with the landing's own title and previews.
+    app.get<{ Params: { slug: string } }>(
+      '/ialanding/:slug',
+      { config: { public: true }, schema: { hide: true } },
+      async (req, reply) => {
+        const index = join(ctx().distDir, 'dashboard', 'index.html');
+        if (!existsSync(index)) return reply.code(404).send({ error: 'dashboard not built' });
+        let page = await readFile(index, 'utf8');
+        try {
+          const { landing, bot } = await landingBySlug(req.params.slug);
+          const name = landing.business_name || bot.business_name;
+          const description = (bot.business_description || greeting(languageCode(bot.idioma), name))
+            .replace(/\s+/g, ' ')
+            .trim();
+          // Previews show about 200 characters: cut at a word, with an ellipsis.
+          const short =
+            description.length > 200
+              ? `${description
+                  .slice(0, 200)
+                  .replace(/\s+\S*$/, '')
+                  .replace(/[\s,.;:]+$/, '')}…`
+              : description;
+          const url = `${ctx().publicUrl ?? `${req.protocol}://${req.host}`}/ialanding/${landing.slug}`;
+          const image = (await listFiles(ctx().db, bot.id)).find((f) => f.file_type === 'image');
+          const tags = [
+            `<title>${html(name)} · Asistente IA</title>`,
+            `<meta name="description" content="${html(short)}">`,
+            `<meta property="og:type" content="website">`,
+            `<meta property="og:title" content="${html(name)}">`,
+            `<meta property="og:description" content="${html(short)}">`,
+            `<meta property="og:url" content="${html(url)}">`,
+            ...(image
+              ? [
+                  `<meta property="og:image" content="${html(fileRecord(image, ctx().publicUrl ?? `${req.protocol}://${req.host}`).publicUrl)}">`,
+                ]
+              : []),
+            `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`,
+          ].join('\n    ');
+          page = page.replace(/<title>[^<]*<\/title>/, () => tags);
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          // Unknown or inactive: the page renders its own error state; no previews.
+        }
+        return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
+      },
+    );
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * What the web channel's route modules share: CORS for the public routes, HTML escaping, and the
+ * rule of availability (the web service switch and the owner's days, spec 001 §4).
+ */
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../../engine/errors.ts';
+import type { ChannelContext } from '../../engine/registry/index.ts';
+import { languageCode } from '../../engine/schemas.ts';
+import type { Chatbot } from '../../engine/store/database.ts';
+import { findChatbotByKey } from '../../engine/store/queries/chatbots.ts';
+import { UNAVAILABLE_TEXTS, WEB_ERRORS } from './texts.ts';
+
+export const ErrorBody = z.object({ error: z.string() });
+
+/** Sets the CORS headers of the public web routes: any site may call them, without credentials. */
+export function cors(reply: FastifyReply): void {
+  reply.header('access-control-allow-origin', '*');
+  reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
+  reply.header('access-control-allow-headers', 'content-type, accept, idempotency-key');
+  reply.header('access-control-max-age', '86400');
+}
+
+/** Escapes text for an HTML attribute or element. */
+export function html(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Whether a bot's web chat is available: the web service is on and the owner has days (or a paid
+ * plan); otherwise the text visitors read, in the bot's language (they are not told why).
+ */
+export async function availability(
+  ctx: ChannelContext,
+  bot: Chatbot,
+): Promise<{ available: boolean; unavailableText: string | null }> {
+  const available = bot.web_enabled && (await ctx.mayRun(bot.id));
+  const lang = languageCode(bot.idioma);
+  return {
+    available,
+    unavailableText: available ? null : UNAVAILABLE_TEXTS[lang].replace('{business}', bot.business_name),
+  };
+}
+
+/**
+ * The bot of a web key.
+ * @throws AppError NOT_FOUND "No se encontró la configuración del bot para este IALanding."
+ */
+export async function botByKey(ctx: ChannelContext, key: string): Promise<Chatbot> {
+  const bot = await findChatbotByKey(ctx.db, key);
+  if (!bot) throw new AppError('NOT_FOUND', WEB_ERRORS.keyNotFound);
+  return bot;
+}
