@@ -14,40 +14,19 @@
  *   only bots whose owner has days left run; the token stays stored while paused.
  */
 import type { Api } from 'grammy';
-import type { CallbackQuery, Message, Update } from 'grammy/types';
+import type { Update } from 'grammy/types';
 import { z } from 'zod';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
-import { greeting } from '../../engine/conversation/texts.ts';
-import type {
-  ChannelAdapter,
-  ChannelContext,
-  ConnectionHealth,
-  InboundMessage,
-  OutboundMessage,
-  TurnResult,
-} from '../../engine/registry/index.ts';
-import { type Attachment, languageCode } from '../../engine/schemas.ts';
-import { publicFileUrl } from '../../engine/storage/index.ts';
-import { findFile } from '../../engine/store/queries/files.ts';
-import { persistTurn } from '../../engine/store/queries/messages.ts';
+import type { ChannelAdapter, ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
 import { telegramBotIds, telegramCredentials } from '../../engine/store/queries/telegram.ts';
-import {
-  describeError,
-  type FileSource,
-  isPermanent,
-  MAX_TEXT,
-  plainApi,
-  sendingApi,
-  sendReply,
-} from './bot-api.ts';
+import { describeError, isPermanent, MAX_TEXT, plainApi, sendingApi, sendReply } from './bot-api.ts';
+import { createUpdateHandlers } from './handle.ts';
 import { ALLOWED_UPDATES, Poller } from './poller.ts';
 import { telegramApiRoutes } from './routes.ts';
-import { MEDIA_NAMES, MEDIA_RECEIVED, type ReceivedKind } from './texts.ts';
-import { chatIdOf } from './updates.ts';
+import { chatIdOf, TELEGRAM } from './updates.ts';
 import { telegramWebhookSecret, webhookRoutes } from './webhook.ts';
 
-/** The channel id: inbox rows, conversation messages and followers carry it. */
-export const TELEGRAM = 'telegram';
+export { TELEGRAM } from './updates.ts';
 
 /** Settings from the environment (README: configuration). */
 export const TelegramSettings = z.object({
@@ -73,7 +52,7 @@ export const TelegramConfig = z.object({
 export type TelegramConfig = z.infer<typeof TelegramConfig>;
 
 /** One connected bot. */
-interface Connection {
+export interface Connection {
   chatbotId: string;
   config: TelegramConfig;
   /** Numeric id of the Telegram bot (from the token's prefix, confirmed by getMe at connect). */
@@ -140,168 +119,10 @@ export function createTelegramAdapter(): TelegramAdapter {
     return { row, config };
   }
 
-  /** Where an attachment's bytes are: the stored file on disk, or its public address. */
-  async function resolveFile(attachment: Attachment): Promise<FileSource> {
-    const { ctx } = need();
-    const file = await findFile(ctx.db, attachment.fileId);
-    const path = file ? ctx.filePath(file.file_url) : null;
-    if (path) return { path };
-    return { url: file ? publicFileUrl(file.file_url, ctx.publicUrl) : attachment.url };
-  }
-
-  /** Shows "typing…" until `done` settles (Bot API: an action lasts 5 s or until a message). */
-  async function whileTyping<T>(api: Api, chatId: string, work: Promise<T>): Promise<T> {
-    const ping = () => api.sendChatAction(chatId, 'typing').catch(() => {});
-    void ping();
-    const timer = setInterval(ping, 4500);
-    try {
-      return await work;
-    } finally {
-      clearInterval(timer);
-    }
-  }
-
-  async function deliver(
-    conn: Connection,
-    chatId: string,
-    result: TurnResult,
-    turn: Parameters<ChannelContext['transformOutbound']>[1],
-  ) {
-    const { ctx } = need();
-    const archivos = result.contenedorEmpatico.archivos;
-    const base: OutboundMessage = {
-      text: result.reply,
-      attachment: result.attachment,
-      ...(archivos.action === 'LIST'
-        ? { choices: archivos.lista.map((f) => ({ id: f.id, label: f.file_name })) }
-        : {}),
-    };
-    const message = await ctx.transformOutbound(base, turn);
-    await sendReply(conn.api, chatId, message, resolveFile, conn.fileIds, (reason) =>
-      recordError(conn.chatbotId, `Telegram rechazó el archivo ${result.attachment?.name ?? ''}: ${reason}`),
-    );
-  }
-
-  async function answerText(
-    conn: Connection,
-    bot: { id: string; user_id: string; business_name: string; idioma: string },
-    chatId: string,
-    inbound: InboundMessage,
-  ) {
-    const { ctx } = need();
-    const result = await whileTyping(conn.api, chatId, ctx.dispatch(inbound));
-    await deliver(conn, chatId, result, { inbound, bot });
-  }
-
-  async function handleMessage(conn: Connection, message: Message) {
-    const { ctx } = need();
-    const loaded = await telegramCredentials(ctx.db, conn.chatbotId);
-    if (!loaded) return; // the bot was deleted: nothing to answer
-    const bot = {
-      id: loaded.id,
-      user_id: loaded.user_id,
-      business_name: loaded.business_name,
-      idioma: loaded.idioma,
-    };
-    const lang = languageCode(bot.idioma);
-    const chatId = String(message.chat.id);
-    const follower = { id: chatId, username: message.from?.username ?? message.from?.first_name ?? null };
-    const messageId = `${chatId}:${message.message_id}`;
-    const text = (message.text ?? message.caption ?? '').trim();
-    const received = receivedMedia(message);
-
-    if (/^\/start(@\w+)?(\s|$)/.test(text)) {
-      const hello = greeting(lang, bot.business_name);
-      await persistTurn(ctx.db, {
-        chatbotId: bot.id,
-        channel: TELEGRAM,
-        userId: chatId,
-        username: follower.username,
-        messageId,
-        userText: text,
-        botText: hello,
-        meta: {
-          attachment: null,
-          archivosEnviados: [],
-          archivos: { action: 'NONE', lista: [] },
-          offline: false,
-          failed: false,
-        },
-      });
-      await sendReply(conn.api, chatId, { text: hello }, resolveFile, conn.fileIds);
-      return;
-    }
-    if (text) {
-      await answerText(conn, bot, chatId, {
-        chatbotId: bot.id,
-        channel: TELEGRAM,
-        follower,
-        text,
-        messageId,
-        ...(received ? { attachments: [{ type: received.kind, mime: received.mime ?? undefined }] } : {}),
-      });
-      return;
-    }
-    // A service message (a member joined, a pin, a group upgrade) has neither words nor media: no reply.
-    if (!received) return;
-    // Media without words: kept in the conversation for the owner, and the follower is asked to write.
-    const kind = received.kind;
-    const reply = MEDIA_RECEIVED[lang].replace('{media}', MEDIA_NAMES[lang][kind]);
-    const { duplicate } = await persistTurn(ctx.db, {
-      chatbotId: bot.id,
-      channel: TELEGRAM,
-      userId: chatId,
-      username: follower.username,
-      messageId,
-      userText: `[${MEDIA_NAMES[lang][kind]}]`,
-      botText: reply,
-      meta: {
-        attachment: null,
-        archivosEnviados: [],
-        archivos: { action: 'NONE', lista: [] },
-        offline: false,
-        failed: false,
-        received: [{ kind, channelFileId: received.fileId, mime: received.mime }],
-      },
-    });
-    void duplicate; // a handled-but-unsent update is answered again: that is the point of the inbox
-    await sendReply(conn.api, chatId, { text: reply }, resolveFile, conn.fileIds);
-  }
-
-  async function handleCallback(conn: Connection, query: CallbackQuery) {
-    const { ctx } = need();
-    await conn.api.answerCallbackQuery(query.id).catch(() => {});
-    const data = query.data ?? '';
-    if (!data.startsWith('f:')) return;
-    const fileId = data.slice(2);
-    const loaded = await telegramCredentials(ctx.db, conn.chatbotId);
-    if (!loaded) return;
-    const chatId = String(query.message?.chat.id ?? query.from.id);
-    const label =
-      query.message && 'reply_markup' in query.message
-        ? query.message.reply_markup?.inline_keyboard
-            .flat()
-            .find((b) => 'callback_data' in b && b.callback_data === data)?.text
-        : undefined;
-    // Callback data comes from the client (Bot API: it can be anything): only this bot's files count.
-    const found = label ? undefined : await findFile(ctx.db, fileId);
-    const file = found?.chatbot_id === conn.chatbotId ? found : undefined;
-    const text = label ?? file?.file_name;
-    if (!text) return;
-    await answerText(
-      conn,
-      { id: loaded.id, user_id: loaded.user_id, business_name: loaded.business_name, idioma: loaded.idioma },
-      chatId,
-      {
-        chatbotId: loaded.id,
-        channel: TELEGRAM,
-        follower: { id: chatId, username: query.from.username ?? query.from.first_name ?? null },
-        text,
-        messageId: `cb:${query.id}`,
-        offered: [fileId],
-      },
-    );
-  }
+  const { handleMessage, handleCallback, resolveFile } = createUpdateHandlers({
+    ctx: () => need().ctx,
+    recordError,
+  });
 
   const adapter: TelegramAdapter = {
     id: TELEGRAM,
@@ -504,21 +325,4 @@ export function createTelegramAdapter(): TelegramAdapter {
     },
   };
   return adapter;
-}
-
-/** The media a follower's message carries, if any (the largest photo size). */
-function receivedMedia(message: Message): { kind: ReceivedKind; fileId: string; mime: string | null } | null {
-  if (message.voice)
-    return { kind: 'voice', fileId: message.voice.file_id, mime: message.voice.mime_type ?? null };
-  if (message.audio)
-    return { kind: 'audio', fileId: message.audio.file_id, mime: message.audio.mime_type ?? null };
-  if (message.photo?.length)
-    return { kind: 'photo', fileId: message.photo.at(-1)!.file_id, mime: 'image/jpeg' };
-  if (message.video)
-    return { kind: 'video', fileId: message.video.file_id, mime: message.video.mime_type ?? null };
-  if (message.video_note) return { kind: 'video', fileId: message.video_note.file_id, mime: 'video/mp4' };
-  if (message.document)
-    return { kind: 'document', fileId: message.document.file_id, mime: message.document.mime_type ?? null };
-  if (message.sticker) return { kind: 'sticker', fileId: message.sticker.file_id, mime: null };
-  return null;
 }
