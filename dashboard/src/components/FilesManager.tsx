@@ -4,74 +4,28 @@
  * checks again). An upload shows a temporary "uploading" entry that becomes the saved record or
  * disappears on failure, then the edit modal opens. Each file shows a preview (image, PDF link,
  * audio and video players), its keywords or the "unconfigured" flag, and its context cut at 180
- * characters or 6 lines with "see more". Below, the table of keywords the AI knows.
+ * characters or 6 lines with "see more". Below, the table of keywords the AI knows. The edit and
+ * "Subiendo Video" modals are in FileModals.tsx; the file record and upload request in lib/files.ts.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { ALLOWED_EXTENSIONS, FILE_LIMITS } from '../../../engine/schemas.ts';
+import {
+  type BotFile,
+  CONFIG_TOAST_MS,
+  filesKey,
+  postWithProgress,
+  VIDEO_EXTENSIONS,
+  VIDEO_MODAL_CLOSE_MS,
+  VIDEO_STEPS,
+} from '../lib/files.ts';
+import { FileEditModal, VideoProgressModal } from './FileModals.tsx';
 
-/** A file as `GET /api/chatbot-files` returns it. */
-export interface BotFile {
-  id: string;
-  file_name: string;
-  file_type: 'image' | 'pdf' | 'audio' | 'video';
-  keyword: string;
-  context: string;
-  publicUrl: string;
-}
-
-const CONFIG_TOAST_MS = 2000;
 /** Spec 000 §9: context cut at 180 characters or more than 6 lines. */
 const CONTEXT_CHARS = 180;
 const CONTEXT_LINES = 6;
-
-/** Keyword as typed (spec 000 §5): quotes stripped, no whitespace; commas separate keywords. */
-export function cleanKeyword(value: string): string {
-  return value.replace(/["'`´‘’“”«»]/g, '').replace(/\s+/g, '');
-}
-
-/** Spec 000 §4, §9: the video upload's progress steps, in percent; 100 shows "completed". */
-export const VIDEO_STEPS = [10, 30, 60, 90] as const;
-/** Spec 000 §4: the video modal closes 1.5 s after reaching 100 %. */
-const VIDEO_MODAL_CLOSE_MS = 1500;
-const VIDEO_EXTENSIONS = new Set(['mp4', 'mov', 'm4v', 'webm']);
-
-/**
- * POSTs a multipart form and reports its stages, which the video modal maps onto spec 000's steps:
- * 0 = validated and started, 1 = the body is being sent, 2 = the body is sent and the server is
- * converting (ffmpeg) and storing, 3 = the server answered. Uses XMLHttpRequest because fetch
- * cannot report upload progress. Resolves with the HTTP status and the parsed JSON body (an empty
- * object when the body is not JSON); rejects only on a network failure.
- */
-function postWithProgress(
-  url: string,
-  form: FormData,
-  onStage: (stage: 0 | 1 | 2 | 3) => void,
-): Promise<{ status: number; body: Partial<BotFile> & { error?: string } }> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
-    xhr.upload.onloadstart = () => onStage(1);
-    xhr.upload.onload = () => onStage(2);
-    xhr.onload = () => {
-      onStage(3);
-      let body: Partial<BotFile> & { error?: string } = {};
-      try {
-        body = JSON.parse(xhr.responseText) as typeof body;
-      } catch {
-        // not JSON (a proxy's error page): the caller shows the generic upload error
-      }
-      resolve({ status: xhr.status, body });
-    };
-    xhr.onerror = () => reject(new Error(''));
-    onStage(0);
-    xhr.send(form);
-  });
-}
-
-const filesKey = (chatbotId: string) => ['files', chatbotId] as const;
 
 export function FilesManager({ chatbotId }: { chatbotId: string }) {
   const { t } = useTranslation();
@@ -240,7 +194,9 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
         </section>
       ) : null}
       {videoProgress !== null ? <VideoProgressModal percent={videoProgress} /> : null}
-      {editing ? <EditModal file={editing} chatbotId={chatbotId} onClose={() => setEditing(null)} /> : null}
+      {editing ? (
+        <FileEditModal file={editing} chatbotId={chatbotId} onClose={() => setEditing(null)} />
+      ) : null}
     </section>
   );
 }
@@ -324,120 +280,5 @@ function FileItem({ file, onEdit, onDelete }: { file: BotFile; onEdit: () => voi
         </button>
       </div>
     </li>
-  );
-}
-
-function EditModal({ file, chatbotId, onClose }: { file: BotFile; chatbotId: string; onClose: () => void }) {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const [keyword, setKeyword] = useState(file.keyword);
-  const [context, setContext] = useState(file.context);
-  const [busy, setBusy] = useState(false);
-  const ready = keyword.replace(/,/g, '').trim() !== '' && context.trim() !== '';
-
-  async function save() {
-    setBusy(true);
-    try {
-      const res = await fetch(`/api/chatbot-files/${file.id}`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ keyword, context }),
-      });
-      if (!res.ok) throw new Error(t('files.updateError'));
-      await queryClient.invalidateQueries({ queryKey: filesKey(chatbotId) });
-      onClose();
-    } catch (err) {
-      toast.error((err as Error).message, { duration: CONFIG_TOAST_MS });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <div
-      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="edit-file-title"
-    >
-      <div className="w-full max-w-md space-y-4 rounded-2xl bg-white p-5 shadow-xl">
-        <h3 id="edit-file-title" className="text-lg font-semibold">
-          {t('files.editTitle')}: <span className="font-normal">{file.file_name}</span>
-        </h3>
-        <label className="block space-y-1 text-sm">
-          <span className="font-medium text-slate-700">{t('files.keyword')}</span>
-          <input
-            value={keyword}
-            onChange={(e) => setKeyword(cleanKeyword(e.target.value))}
-            className="block w-full rounded-lg border border-slate-300 px-3 py-2 font-mono"
-            aria-describedby="keyword-hint"
-          />
-          <span id="keyword-hint" className="block text-xs text-slate-500">
-            {keyword ? t('files.keywordHint') : t('files.required')}
-          </span>
-        </label>
-        <label className="block space-y-1 text-sm">
-          <span className="font-medium text-slate-700">{t('files.context')}</span>
-          <textarea
-            value={context}
-            onChange={(e) => setContext(e.target.value)}
-            rows={4}
-            className="block w-full rounded-lg border border-slate-300 px-3 py-2"
-          />
-          {context.trim() ? null : (
-            <span className="block text-xs text-slate-500">{t('files.required')}</span>
-          )}
-        </label>
-        <div className="flex justify-end gap-2">
-          <button
-            type="button"
-            onClick={onClose}
-            className="rounded-lg border border-slate-300 px-4 py-2 text-sm"
-          >
-            {t('files.cancel')}
-          </button>
-          <button
-            type="button"
-            onClick={() => void save()}
-            disabled={!ready || busy}
-            className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white disabled:bg-slate-300"
-          >
-            {t('files.save')}
-          </button>
-        </div>
-      </div>
-    </div>
-  );
-}
-
-/** The "Subiendo Video" modal (spec 000 §2, §4): a percentage bar; "completed" at 100 %. */
-function VideoProgressModal({ percent }: { percent: number }) {
-  const { t } = useTranslation();
-  return (
-    <div
-      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="video-progress-title"
-    >
-      <div className="w-full max-w-sm space-y-3 rounded-2xl bg-white p-5 shadow-xl">
-        <h3 id="video-progress-title" className="text-lg font-semibold">
-          {t('files.videoTitle')}
-        </h3>
-        <div
-          role="progressbar"
-          aria-valuenow={percent}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-labelledby="video-progress-title"
-          className="h-3 overflow-hidden rounded-full bg-slate-200"
-        >
-          <div className="h-full bg-brand-700 transition-all duration-300" style={{ width: `${percent}%` }} />
-        </div>
-        <p className="text-sm text-slate-600" data-testid="video-progress">
-          {percent >= 100 ? t('files.videoDone') : `${percent}%`}
-        </p>
-      </div>
-    </div>
   );
 }

@@ -1,0 +1,134 @@
+/**
+ * The attached files' modals (spec 000 §2, §4, §5): the edit modal (keyword and description, both
+ * required; the save button is disabled while either is empty) and the "Subiendo Video" progress
+ * modal.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { type BotFile, CONFIG_TOAST_MS, cleanKeyword, filesKey } from '../lib/files.ts';
+
+/** Edits a file's keywords and description. */
+export function FileEditModal({
+  file,
+  chatbotId,
+  onClose,
+}: {
+  file: BotFile;
+  chatbotId: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [keyword, setKeyword] = useState(file.keyword);
+  const [context, setContext] = useState(file.context);
+  const [busy, setBusy] = useState(false);
+  const ready = keyword.replace(/,/g, '').trim() !== '' && context.trim() !== '';
+
+  async function save() {
+    setBusy(true);
+    try {
+      const res = await fetch(`/api/chatbot-files/${file.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ keyword, context }),
+      });
+      if (!res.ok) throw new Error(t('files.updateError'));
+      await queryClient.invalidateQueries({ queryKey: filesKey(chatbotId) });
+      onClose();
+    } catch (err) {
+      toast.error((err as Error).message, { duration: CONFIG_TOAST_MS });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div
+      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="edit-file-title"
+    >
+      <div className="w-full max-w-md space-y-4 rounded-2xl bg-white p-5 shadow-xl">
+        <h3 id="edit-file-title" className="text-lg font-semibold">
+          {t('files.editTitle')}: <span className="font-normal">{file.file_name}</span>
+        </h3>
+        <label className="block space-y-1 text-sm">
+          <span className="font-medium text-slate-700">{t('files.keyword')}</span>
+          <input
+            value={keyword}
+            onChange={(e) => setKeyword(cleanKeyword(e.target.value))}
+            className="block w-full rounded-lg border border-slate-300 px-3 py-2 font-mono"
+            aria-describedby="keyword-hint"
+          />
+          <span id="keyword-hint" className="block text-xs text-slate-500">
+            {keyword ? t('files.keywordHint') : t('files.required')}
+          </span>
+        </label>
+        <label className="block space-y-1 text-sm">
+          <span className="font-medium text-slate-700">{t('files.context')}</span>
+          <textarea
+            value={context}
+            onChange={(e) => setContext(e.target.value)}
+            rows={4}
+            className="block w-full rounded-lg border border-slate-300 px-3 py-2"
+          />
+          {context.trim() ? null : (
+            <span className="block text-xs text-slate-500">{t('files.required')}</span>
+          )}
+        </label>
+        <div className="flex justify-end gap-2">
+          <button
+            type="button"
+            onClick={onClose}
+            className="rounded-lg border border-slate-300 px-4 py-2 text-sm"
+          >
+            {t('files.cancel')}
+          </button>
+          <button
+            type="button"
+            onClick={() => void save()}
+            disabled={!ready || busy}
+            className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white disabled:bg-slate-300"
+          >
+            {t('files.save')}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The "Subiendo Video" modal (spec 000 §2, §4): a percentage bar; "completed" at 100 %. */
+export function VideoProgressModal({ percent }: { percent: number }) {
+  const { t } = useTranslation();
+  return (
+    <div
+      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="video-progress-title"
+    >
+      <div className="w-full max-w-sm space-y-3 rounded-2xl bg-white p-5 shadow-xl">
+        <h3 id="video-progress-title" className="text-lg font-semibold">
+          {t('files.videoTitle')}
+        </h3>
+        <div
+          role="progressbar"
+          aria-valuenow={percent}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-labelledby="video-progress-title"
+          className="h-3 overflow-hidden rounded-full bg-slate-200"
+        >
+          <div className="h-full bg-brand-700 transition-all duration-300" style={{ width: `${percent}%` }} />
+        </div>
+        <p className="text-sm text-slate-600" data-testid="video-progress">
+          {percent >= 100 ? t('files.videoDone') : `${percent}%`}
+        </p>
+      </div>
+    </div>
+  );
+}
