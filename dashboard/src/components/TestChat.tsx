@@ -7,10 +7,11 @@
  * Shift+Enter adds a line; an empty message is ignored and the input waits while a reply is pending.
  * Panel height: 500 px, 600 px with diagnostics, 315 px on mobile (spec 000 §2).
  */
-import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Attachment, ContenedorEmpatico, FileRef } from '../../../engine/schemas.ts';
 import { readEvents } from '../lib/sse.ts';
+import { ChatComposer } from './ChatComposer.tsx';
 
 interface ChatMessage {
   text: string;
@@ -140,13 +141,6 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
     }
   }
 
-  function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
-    if (e.key === 'Enter' && !e.shiftKey) {
-      e.preventDefault();
-      void send();
-    }
-  }
-
   if (!open) {
     return (
       <button
@@ -208,26 +202,7 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
           )
         ) : null}
       </div>
-      <div className="flex items-end gap-2 border-t border-slate-200 p-2">
-        <textarea
-          aria-label={t('chat.placeholder')}
-          placeholder={t('chat.placeholder')}
-          rows={1}
-          value={input}
-          disabled={pending}
-          onChange={(e) => setInput(e.target.value)}
-          onKeyDown={onKey}
-          className="max-h-24 min-h-10 flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none disabled:bg-slate-100"
-        />
-        <button
-          type="button"
-          onClick={() => void send()}
-          disabled={pending || !input.trim()}
-          className="rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white disabled:bg-slate-300"
-        >
-          {t('chat.send')}
-        </button>
-      </div>
+      <ChatComposer value={input} onChange={setInput} onSend={() => void send()} pending={pending} />
     </section>
   );
 }

@@ -10,11 +10,12 @@
  *   files already sent as `archivosEnviados`, so a pick by number works (spec 000 §7).
  */
 import type { TFunction } from 'i18next';
-import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Attachment, FileRef, FileType, HistoryItem } from '../../../engine/schemas.ts';
 import { readEvents } from '../lib/sse.ts';
 import { visitorId, type WebConfig, type WebReply } from '../lib/web.ts';
+import { ChatComposer } from './ChatComposer.tsx';
 
 /** One message of a web chat (spec 001 §3 "Chat message (client)"). */
 export interface WebChatMessage {
@@ -117,16 +118,6 @@ export function useWebChat(chatKey: string | null, t: TFunction, channel: 'web' 
   );
 
   return { messages, pending, streaming, send };
-}
-
-/** Enter sends, Shift+Enter adds a line (spec 001 §2). */
-export function enterSends(send: () => void) {
-  return (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-      e.preventDefault();
-      send();
-    }
-  };
 }
 
 /** What a file view shows: a sent attachment or a library file. */
@@ -300,26 +291,7 @@ export function WebChatPanel({ chatKey, business }: { chatKey: string | null; bu
           )
         ) : null}
       </div>
-      <div className="flex items-end gap-2 border-t border-slate-200 p-2">
-        <textarea
-          aria-label={t('chat.placeholder')}
-          placeholder={t('chat.placeholder')}
-          rows={1}
-          value={input}
-          disabled={pending}
-          onChange={(e) => setInput(e.target.value)}
-          onKeyDown={enterSends(() => submit())}
-          className="max-h-24 min-h-10 flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none disabled:bg-slate-100"
-        />
-        <button
-          type="button"
-          onClick={() => submit()}
-          disabled={pending || !input.trim()}
-          className="rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white disabled:bg-slate-300"
-        >
-          {t('chat.send')}
-        </button>
-      </div>
+      <ChatComposer value={input} onChange={setInput} onSend={() => submit()} pending={pending} />
     </section>
   );
 }

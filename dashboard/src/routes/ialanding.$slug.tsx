@@ -25,8 +25,9 @@ import type { TFunction } from 'i18next';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileType } from '../../../engine/schemas.ts';
+import { enterSends } from '../components/ChatComposer.tsx';
 import { Logo } from '../components/ui.tsx';
-import { enterSends, FileView, OfferButtons, useWebChat } from '../components/WebChat.tsx';
+import { FileView, OfferButtons, useWebChat } from '../components/WebChat.tsx';
 import { type AppLanguage, i18n, isAppLanguage, loadLanguage } from '../i18n/index.ts';
 import { type Ialanding, type IalandingFile, IalandingLoadError, ialandingQuery } from '../lib/web.ts';
 
