@@ -29,12 +29,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
 import { cpuWindow } from './cpu.ts';
 import { dashboardSizes } from './dashboard.ts';
 import { maxThroughput, steadyRate, type Target } from './load.ts';
-import { type Child, freePort, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
+import { type Child, freePort, freshPostgresDb, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
 import { fmtMs, fmtPct, fmtRate, type Measured, mark, report } from './report.ts';
 import {
   CPU_PROF,
@@ -42,7 +41,6 @@ import {
   LABEL,
   MAX_CONNECTIONS,
   MESSAGE,
-  PG_ADMIN_URL,
   PG_DB,
   SECONDS,
   STEADY_CONNECTIONS,
@@ -84,21 +82,6 @@ async function charlaCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120
   await child.stop();
   if (code !== 0) throw new Error(`charla ${args.join(' ')} exited with ${code}\n${child.output()}`);
   return out;
-}
-
-/** A fresh `charla_bench` database. */
-async function freshPostgresDb(): Promise<string> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${PG_DB} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${PG_DB}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${PG_DB}`;
-  return url.toString();
 }
 
 /** Starts `charla serve` and waits for /healthz; resolves with its base URL. */
@@ -216,7 +199,7 @@ async function benchStore(
   };
   if (store === 'postgres') {
     log(`${LABEL[store]}: creating database ${PG_DB}`);
-    env.DATABASE_URL = await freshPostgresDb();
+    env.DATABASE_URL = await freshPostgresDb(PG_DB);
   }
   log(`${LABEL[store]}: migrate + seed the demo`);
   await charlaCli(['migrate'], env);

@@ -3,10 +3,13 @@
  * reading the first line they print, polling their `/healthz`, and stopping every one of them at
  * the end, also when the bench fails. Measures nothing itself; see bench/index.ts.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { PG_ADMIN_URL } from './settings.ts';
 
 /** The repository root (the bench runs every child from there). */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -156,4 +159,22 @@ function statusOf(url: string): Promise<number> {
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(0));
   });
+}
+
+/**
+ * Drops and creates the database `name` on the PostgreSQL server of BENCH_PG_ADMIN_URL.
+ * @returns its connection string.
+ */
+export async function freshPostgresDb(name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

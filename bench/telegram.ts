@@ -31,28 +31,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { SECRET_HEADER, telegramWebhookSecret } from '../adapters/telegram/webhook.ts';
-import { createApp } from '../cli/app.ts';
-import { loadConfig } from '../engine/config.ts';
 import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
-import { createLogger } from '../engine/logger.ts';
 import { SecretBox } from '../engine/secrets.ts';
 import { type CpuUsage, cpuWindow } from './cpu.ts';
 import { type LoadResult, maxThroughput, steadyRate, type Target } from './load.ts';
-import { type Child, freePort, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
+import { type Child, freePort, freshPostgresDb, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
 import { faults, fmtMs, fmtRate, mark, ofCore, table } from './report.ts';
-import {
-  CPU_PROF,
-  LABEL,
-  MESSAGE,
-  PG_ADMIN_URL,
-  SECONDS,
-  STORES,
-  type StoreName,
-  WARMUP,
-} from './settings.ts';
-import type { FakeStats } from './telegram-api.ts';
+import { CPU_PROF, LABEL, MESSAGE, SECONDS, STORES, type StoreName, WARMUP } from './settings.ts';
+import { benchMemory, MEMORY_BOTS } from './telegram-rss.ts';
+import { log, prepareBots, SECRET, sleep, startFakeApi, statsOf, waitStats } from './telegram-setup.ts';
 
 const BOTS = 100;
 const CHATS_PER_BOT = 50;
@@ -60,124 +48,11 @@ const BURST = Number(process.env.BENCH_TG_BURST ?? 1500);
 const BURST_CONNECTIONS = 50;
 const RATE = Number(process.env.BENCH_TG_RATE ?? 50);
 const STEADY_CONNECTIONS = 20;
-const MEMORY_BOTS = Number(process.env.BENCH_TG_MEMORY_BOTS ?? 1000);
 /** How long the replies of a load may take to reach the fake Bot API before the bench gives up. */
 const DRAIN_MS = 90_000;
-/** Issue 5's goals: ack p99 < 50 ms; 1,000 bots under 300 MB, so 300 KB per bot. */
-const GOAL = { ackP99: 50, memoryMb: 300, memoryKbPerBot: 300 };
-const SECRET = 'bench-telegram-secret-of-at-least-32-chars';
+/** Issue 5's goal for webhooks: acknowledgement p99 < 50 ms (memory: bench/telegram-rss.ts). */
+const GOAL = { ackP99: 50 };
 const PG_DB = 'charla_bench_telegram';
-const DAY = 86_400_000;
-
-const log = (line: string) => process.stderr.write(`  · ${line}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A bot the fake Bot API knows. */
-interface FakeBot {
-  token: string;
-  id: number;
-  username: string;
-}
-
-/** The fake Bot API process with `count` bots. */
-async function startFakeApi(
-  count: number,
-): Promise<{ child: Child; apiRoot: string; control: string; bots: FakeBot[] }> {
-  const child = spawnNode('fake Bot API', ['bin/run-ts.js', 'bench/telegram-api.ts', String(count)]);
-  const line = (await child.waitForLine(/^(\{"apiRoot".*)$/, 30_000))[1]!;
-  const { apiRoot, control, bots } = JSON.parse(line) as {
-    apiRoot: string;
-    control: string;
-    bots: FakeBot[];
-  };
-  return { child, apiRoot, control, bots };
-}
-
-async function statsOf(control: string): Promise<FakeStats> {
-  const res = await fetch(`${control}/stats`, { signal: AbortSignal.timeout(5000) });
-  return (await res.json()) as FakeStats;
-}
-
-/** Polls the fake's counters until `done` holds; resolves with the last ones (also on timeout). */
-async function waitStats(
-  control: string,
-  done: (s: FakeStats) => boolean,
-  timeoutMs: number,
-): Promise<{ stats: FakeStats; ok: boolean }> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const stats = await statsOf(control);
-    if (done(stats)) return { stats, ok: true };
-    if (performance.now() > deadline) return { stats, ok: false };
-    await sleep(50);
-  }
-}
-
-/** A fresh PostgreSQL database for this section; resolves with its URL. */
-async function freshPostgresDb(): Promise<string> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${PG_DB} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${PG_DB}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${PG_DB}`;
-  return url.toString();
-}
-
-/**
- * Migrates the database and writes one owner with 30 days left and one bot per fake bot, its token
- * encrypted under {@link SECRET}; then closes it (PGlite serves one process). Resolves with the
- * chatbot ids, in the order of `bots`.
- */
-async function prepareBots(dataDir: string, databaseUrl: string, bots: FakeBot[]): Promise<string[]> {
-  const app = await createApp(
-    loadConfig({ CHARLA_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, CHARLA_SECRET: SECRET }),
-    { log: createLogger({ level: 'silent' }), env: {} },
-  );
-  try {
-    const db = app.store.db;
-    const expires = new Date(Date.now() + 30 * DAY);
-    const ids = new Map<string, string>();
-    for (let from = 0; from < bots.length; from += 250) {
-      const chunk = bots.slice(from, from + 250);
-      const owners = await db
-        .insertInto('owners')
-        .values(
-          chunk.map((b) => ({ email: `${b.username}@bench.example.com`, email_verified: true, image: null })),
-        )
-        .returning(['id', 'email'])
-        .execute();
-      const ownerOf = new Map(owners.map((o) => [o.email, o.id]));
-      await db
-        .insertInto('user_profiles')
-        .values(owners.map((o) => ({ user_id: o.id, plan: 'free', expires_at: expires })))
-        .execute();
-      const rows = await db
-        .insertInto('chatbots')
-        .values(
-          chunk.map((b) => ({
-            user_id: ownerOf.get(`${b.username}@bench.example.com`)!,
-            business_name: `Bench ${b.username}`,
-            business_description: 'Restaurante de cocina casera en el centro. Abrimos de martes a domingo.',
-            idioma: 'Español',
-            telegram_token: app.secrets.encrypt(b.token),
-            telegram_username: b.username,
-            telegram_bot_id: String(b.id),
-          })),
-        )
-        .returning(['id', 'telegram_bot_id'])
-        .execute();
-      for (const r of rows) ids.set(r.telegram_bot_id!, r.id);
-    }
-    return bots.map((b) => ids.get(String(b.id))!);
-  } finally {
-    await app.close();
-  }
-}
 
 /** What the fake LLM answers (every reply the bots send should be this text). */
 async function llmReply(llmBaseURL: string): Promise<string> {
@@ -269,7 +144,7 @@ async function benchWebhooks(
   const api = await startFakeApi(BOTS);
   let charla: Child | undefined;
   try {
-    const databaseUrl = store === 'postgres' ? await freshPostgresDb() : '';
+    const databaseUrl = store === 'postgres' ? await freshPostgresDb(PG_DB) : '';
     log(`Telegram on ${LABEL[store]}: ${BOTS} owners and bots`);
     const chatbotIds = await prepareBots(dataDir, databaseUrl, api.bots);
     const port = await freePort();
@@ -470,83 +345,6 @@ function webhookReport(store: StoreName, r: WebhookResult): string {
     '  "Handled" counts the sendMessage calls the fake Bot API received; the replies are the fake LLM\'s.',
   ];
   return `\nTelegram webhooks on ${LABEL[store]} — ${BOTS} bots, ${CHATS_PER_BOT} chats each, zero-latency LLM\n${table(rows)}\n${notes.join('\n')}\n`;
-}
-
-/** Resident memory of 1,000 bots connected by long polling (PGlite). */
-async function benchMemory(): Promise<{ text: string; summary: string; broken: string[] }> {
-  const broken: string[] = [];
-  const dataDir = mkdtempSync(join(tmpdir(), 'charla-bench-tg-mem-'));
-  const api = await startFakeApi(MEMORY_BOTS);
-  try {
-    log(`Telegram memory: ${MEMORY_BOTS} owners and bots`);
-    await prepareBots(dataDir, '', api.bots);
-    log(`Telegram memory: connecting ${MEMORY_BOTS} bots by long polling`);
-    const child = spawnNode(
-      'telegram memory',
-      ['bin/run-ts.js', 'bench/telegram-memory.ts', String(MEMORY_BOTS), api.control],
-      {
-        CHARLA_DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        CHARLA_SECRET: SECRET,
-        LOG_LEVEL: 'error',
-        PUBLIC_URL: '',
-        TELEGRAM_MODE: 'polling',
-        TELEGRAM_POLL_TIMEOUT_S: '25',
-        TELEGRAM_API_ROOT: api.apiRoot,
-      },
-      ['--expose-gc'],
-    );
-    let line: string;
-    try {
-      line = (await child.waitForLine(/^(\{"memory".*)$/, 120_000))[1]!;
-    } finally {
-      await child.stop(15_000);
-    }
-    const m = (JSON.parse(line) as { memory: MemoryResult }).memory;
-    if (m.connected < MEMORY_BOTS)
-      broken.push(`memory: only ${m.connected} of ${MEMORY_BOTS} bots connected`);
-    if (m.polling < MEMORY_BOTS) broken.push(`memory: only ${m.polling} of ${MEMORY_BOTS} bots polled`);
-    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-    const added = m.after.rss - m.before.rss;
-    const kbPerBot = added / 1024 / MEMORY_BOTS;
-    const delta = (k: keyof NodeJS.MemoryUsage) =>
-      `${mb(m.before[k])} → ${mb(m.after[k])}  (${((m.after[k] - m.before[k]) / 1024 / MEMORY_BOTS).toFixed(1)} KB per bot)`;
-    const rows: string[][] = [
-      ['', 'Charla', 'goal'],
-      [
-        `RSS added by ${fmtRate(MEMORY_BOTS)} bots`,
-        mb(added),
-        `< ${GOAL.memoryMb} MB ${mark(added / 1024 / 1024 < GOAL.memoryMb)}`,
-      ],
-      [
-        '    per bot',
-        `${kbPerBot.toFixed(1)} KB`,
-        `< ${GOAL.memoryKbPerBot} KB ${mark(kbPerBot < GOAL.memoryKbPerBot)}`,
-      ],
-      ['RSS of the process, before → after', delta('rss'), ''],
-      ['    JS heap used', delta('heapUsed'), ''],
-      ['    external + array buffers', `${mb(m.before.external)} → ${mb(m.after.external)}`, ''],
-      ['connected / polling', `${fmtRate(m.connected)} / ${fmtRate(m.polling)}`, ''],
-      ['time to connect all / to their first poll', `${fmtMs(m.connectMs)} / ${fmtMs(m.pollingMs)}`, ''],
-    ];
-    const note = `  RSS after a GC${m.gc ? '' : ' (not forced: no --expose-gc)'}, with the app and its HTTP server built as \`charla serve\` does; embedded PGlite in the same process.`;
-    const text = `\nTelegram memory — ${fmtRate(MEMORY_BOTS)} bots connected by long polling, idle (getUpdates timeout 25 s)\n${table(rows)}\n${note}\n`;
-    const summary = `Telegram memory: ${fmtRate(MEMORY_BOTS)} idle long-polling bots add ${mb(added)} RSS (${kbPerBot.toFixed(1)} KB per bot)`;
-    return { text, summary, broken };
-  } finally {
-    await api.child.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-interface MemoryResult {
-  gc: boolean;
-  before: NodeJS.MemoryUsage;
-  after: NodeJS.MemoryUsage;
-  connected: number;
-  polling: number;
-  connectMs: number;
-  pollingMs: number;
 }
 
 /**
