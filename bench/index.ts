@@ -14,8 +14,10 @@
  * spawn to the first 200 on /healthz, three times, and the median; last, the gzipped JavaScript that
  * the dashboard's /login and /main load first (bench/dashboard.ts); and the Telegram channel
  * (bench/telegram.ts: webhook updates/s and acknowledgement latency over 100 bots, memory of 1,000
- * long-polling bots). `BENCH_ONLY=telegram` (or `dashboard`, `web`) runs one
- * section alone.
+ * long-polling bots), the scheduled jobs (bench/jobs.ts: lateness of 1,000 jobs due in the
+ * same second), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
+ * 100 numbers, memory per linked-device session). `BENCH_ONLY=telegram` (or `whatsapp`, `dashboard`,
+ * `web`, `jobs`) runs one section alone.
  *
  * Goals (on Postgres, on a 2-core machine): ≥ 1,000 messages/s and ≥ 40% of the floor's
  * throughput; p99 < 25 ms at 500 messages/s; cold start < 1.5 s. The bench prints the figures
@@ -32,6 +34,7 @@ import { join } from 'node:path';
 import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
 import { cpuWindow } from './cpu.ts';
 import { dashboardSizes } from './dashboard.ts';
+import { jobsBench } from './jobs.ts';
 import { maxThroughput, steadyRate, type Target } from './load.ts';
 import { type Child, freePort, freshPostgresDb, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
 import { fmtMs, fmtPct, fmtRate, type Measured, mark, report } from './report.ts';
@@ -51,6 +54,7 @@ import {
 } from './settings.ts';
 import { telegramBench } from './telegram.ts';
 import { webBench } from './web.ts';
+import { whatsappBench } from './whatsapp.ts';
 import { widgetSizes } from './widget.ts';
 
 const tempDirs: string[] = [];
@@ -353,6 +357,16 @@ async function main(): Promise<number> {
   }
 
   try {
+    const whatsapp = await whatsappBench(llmBaseURL);
+    process.stdout.write(whatsapp.text);
+    summaries.push(...whatsapp.summaries);
+    if (whatsapp.failed) failed = true;
+  } catch (err) {
+    failed = true;
+    process.stdout.write(`\nWhatsApp: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+
+  try {
     const web = await webBench();
     process.stdout.write(web.text);
     summaries.push(...web.summaries);
@@ -360,6 +374,16 @@ async function main(): Promise<number> {
   } catch (err) {
     failed = true;
     process.stdout.write(`\nWeb channel: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+
+  try {
+    const jobs = await jobsBench();
+    process.stdout.write(jobs.text);
+    summaries.push(...jobs.summaries);
+    if (jobs.failed) failed = true;
+  } catch (err) {
+    failed = true;
+    process.stdout.write(`\nScheduled jobs: FAILED — ${(err as Error).stack ?? err}\n`);
   }
 
   if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);

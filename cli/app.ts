@@ -11,23 +11,27 @@ import { type Auth, applyAuthSchema, createAuth } from '../engine/auth/index.ts'
 import { SignInLimiter } from '../engine/auth/limits.ts';
 import { createMailer, type Mailer } from '../engine/auth/mail.ts';
 import { ChannelInbox } from '../engine/channels/inbox.ts';
+import { Outbox } from '../engine/channels/outbound.ts';
 import { ChannelSupervisor } from '../engine/channels/supervisor.ts';
 import type { CharlaConfig } from '../engine/config.ts';
 import { ConversationEngine } from '../engine/conversation/engine.ts';
 import { createOpenAiClient, type LlmClient } from '../engine/conversation/llm.ts';
 import { requireOwner } from '../engine/http/auth.ts';
 import { buildServer } from '../engine/http/server.ts';
+import { JobQueue } from '../engine/jobs/index.ts';
 import type { Logger } from '../engine/logger.ts';
 import {
   type ChannelAdapter,
   type ChannelContext,
   type FeaturePlugin,
+  type PluginContext,
   Registry,
+  type RuntimeContext,
 } from '../engine/registry/index.ts';
 import { resolveSecret, SecretBox } from '../engine/secrets.ts';
 import { LocalStorage, type Storage } from '../engine/storage/index.ts';
 import { openStore, type Store } from '../engine/store/connect.ts';
-import { migrateToLatest } from '../engine/store/migrate.ts';
+import { migratePlugins, migrateToLatest } from '../engine/store/migrate.ts';
 import { plugins as registeredPlugins } from '../plugins/index.ts';
 
 /** The package version, read once. */
@@ -47,12 +51,19 @@ export interface CharlaApp {
   engine: ConversationEngine;
   /** The durable inbox of channel updates. */
   inbox: ChannelInbox;
+  /** Messages to followers outside a turn (plugins' `send`), through the plugins' transformers. */
+  outbox: Outbox;
   /** Starts and stops channel connections by credentials and days. */
   supervisor: ChannelSupervisor;
+  /**
+   * Durable scheduled jobs (engine/jobs). Handlers are registered before `startChannels()`, which
+   * starts running them; sending needs it started.
+   */
+  jobs: JobQueue;
   log: Logger;
   /**
-   * Connects every channel bot whose owner has days left and keeps reconciling (`charla serve`
-   * calls it after listening; commands like `migrate` never do).
+   * Connects every channel bot whose owner has days left and keeps reconciling, then starts the
+   * scheduled jobs (`charla serve` calls it after listening; commands like `migrate` never do).
    */
   startChannels(): Promise<void>;
   /** Builds the HTTP server (once). */
@@ -81,7 +92,7 @@ export interface CreateAppOptions {
   supervisorIntervalMs?: number;
   /** Channel adapters to use instead of the registered ones (tests). */
   adapters?: ReadonlyArray<ChannelAdapter<never>>;
-  /** Skip migrations (the store is already migrated). */
+  /** Skip Charla's own migrations (the store is already migrated); plugins' migrations still run. */
   skipMigrations?: boolean;
   /**
    * Return before the migrations finish (`ready()` resolves when they do), so the caller can build
@@ -98,9 +109,18 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
   const log = options.log;
   const store =
     options.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  const ownMigrations = options.skipMigrations
-    ? Promise.resolve({ applied: [] as string[] })
-    : migrateToLatest(store.db);
+  const channelAdapters = options.adapters ?? adapterFactories.map((create) => create());
+  const registry = new Registry(channelAdapters, options.plugins ?? registeredPlugins, log);
+  const ownMigrations = (
+    options.skipMigrations
+      ? Promise.resolve({ applied: [] as string[] })
+      : migrateToLatest(store.db, undefined, store.schema)
+  ).then(async ({ applied }) => ({
+    applied: [
+      ...applied,
+      ...(await migratePlugins(store.db, registry.migrations(), undefined, store.schema)).applied,
+    ],
+  }));
   ownMigrations.catch(() => {}); // awaited through `migrated`
   try {
     const storage = new LocalStorage(join(config.dataDir, 'storage', 'chatbot-files'));
@@ -124,8 +144,6 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       google: config.google,
       trustedOrigins: localAliases(config.publicUrl),
     });
-    const channelAdapters = options.adapters ?? adapterFactories.map((create) => create());
-    const registry = new Registry(channelAdapters, options.plugins ?? registeredPlugins, log);
     const llm =
       options.llm !== undefined
         ? options.llm
@@ -156,18 +174,6 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       baseUrl: () => baseUrl,
       ...(options.now ? { now: options.now } : {}),
     });
-    const runtime = {
-      db: store.db,
-      log,
-      publicUrl: config.publicUrl,
-      dispatch: (inbound: Parameters<ConversationEngine['handleTurn']>[0]) => engine.handleTurn(inbound),
-    };
-    await registry.setup(runtime);
-    const inbox = new ChannelInbox(store.db, log.child({ component: 'inbox' }), {
-      ingestDb: store.ingest,
-      leaseMs: config.inboxLeaseMs,
-      singleProcess: store.kind === 'pglite',
-    });
     const supervisor = new ChannelSupervisor(
       store.db,
       log.child({ component: 'channels' }),
@@ -177,19 +183,52 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         ...(options.now ? { now: options.now } : {}),
       },
     );
+    const outbox = new Outbox({
+      db: store.db,
+      registry,
+      cache: engine.cache,
+      effects: engine.effects,
+      log: log.child({ component: 'outbox' }),
+    });
+    // Created before the registry's setup so plugins' handlers are registered; started with the channels.
+    const jobs = new JobQueue({ store, log: log.child({ component: 'jobs' }) });
+    const runtime: RuntimeContext = {
+      db: store.db,
+      log,
+      publicUrl: config.publicUrl,
+      offline: engine.offline,
+      dispatch: (inbound, dispatchOptions) => engine.handleTurn(inbound, dispatchOptions),
+      env: options.env ?? process.env,
+      now: options.now ?? (() => new Date()),
+      secrets,
+      requireOwner: (req) => requireOwner(req, { auth, db: store.db }),
+      mayRun: (chatbotId) => supervisor.mayRun(chatbotId),
+      reconcile: (chatbotId) => supervisor.reconcile(chatbotId),
+      reconcileOwner: (userId) => supervisor.reconcileOwner(userId),
+      jobs,
+    };
+    const filePath = (fileUrl: string) => (/^https?:\/\//.test(fileUrl) ? null : storage.pathOf(fileUrl));
+    await registry.setup(
+      (plugin): Omit<PluginContext, 'options'> => ({
+        ...runtime,
+        log: log.child({ plugin: plugin.id }),
+        send: (target, message, sendOptions) => outbox.send(target, message, sendOptions),
+        filePath,
+      }),
+    );
+    for (const { job } of registry.jobs()) jobs.register(job.definition, job.handler);
+    const inbox = new ChannelInbox(store.db, log.child({ component: 'inbox' }), {
+      ingestDb: store.ingest,
+      leaseMs: config.inboxLeaseMs,
+      singleProcess: store.kind === 'pglite',
+    });
     for (const adapter of channelAdapters) {
       const channelContext: ChannelContext = {
         ...runtime,
         log: log.child({ channel: adapter.id }),
-        dispatch: (inbound, dispatchOptions) => engine.handleTurn(inbound, dispatchOptions),
-        secrets,
-        filePath: (fileUrl) => (/^https?:\/\//.test(fileUrl) ? null : storage.pathOf(fileUrl)),
+        filePath,
         inbox,
-        requireOwner: (req) => requireOwner(req, { auth, db: store.db }),
-        reconcile: (chatbotId) => supervisor.reconcile(chatbotId),
-        mayRun: (chatbotId) => supervisor.mayRun(chatbotId),
-        transformOutbound: (message, turn) => registry.transformOutbound(message, turn),
-        env: options.env ?? process.env,
+        transformOutbound: (message, to) => outbox.transform(message, { ...to, channel: adapter.id }),
         distDir: fileURLToPath(new URL('../dist', import.meta.url)),
       };
       await adapter.start(channelContext);
@@ -208,7 +247,9 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       registry,
       engine,
       inbox,
+      outbox,
       supervisor,
+      jobs,
       log,
       async startChannels() {
         await migrated;
@@ -216,6 +257,12 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         inbox.startPruning();
         inbox.startRecovery();
         await supervisor.start();
+        await jobs.start();
+        for (const { job } of registry.cron())
+          await jobs.schedule(job.definition, job.cron, {
+            data: job.data,
+            ...(job.tz ? { tz: job.tz } : {}),
+          });
       },
       async http() {
         server ??= await buildServer({
@@ -242,6 +289,8 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       },
       async close() {
         if (server) await server.close();
+        // Running jobs get a grace period; unfinished ones are handed back for a retry.
+        await jobs.stop();
         // Running handlers finish (new updates stay pending for the next start), then bots stop.
         await inbox.close();
         if (channelsStarted) await supervisor.stop();

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { VERSION } from './app.ts';
+import { registerBilling } from './commands/billing.ts';
 import { registerChat } from './commands/chat.ts';
 import { registerData } from './commands/data.ts';
 import { registerServe } from './commands/serve.ts';
@@ -23,6 +24,7 @@ Data lives in CHARLA_DATA_DIR (default .charla/) on embedded PGlite, or in Postg
 Exit codes: 0 ok, 1 failure, 2 invalid usage or input, 3 not found, 4 embedded database busy.`,
   );
 registerData(program);
+registerBilling(program);
 registerServe(program);
 registerChat(program);
 

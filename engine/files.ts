@@ -26,9 +26,15 @@ import {
 export const FILE_MESSAGES = {
   tooBig: (file: string) => `El archivo ${file} es demasiado grande. Máximo 10MB por archivo.`,
   tooMany: 'Solo puedes tener un máximo de 10 archivos. Elimina alguno para poder subir uno nuevo.',
-  /** The spec names the message but not its words (000 §5). */
+  /** The spec names the message but not its words (000 §5): an extension that is not allowed. */
   badFormat: (file: string) =>
     `El formato del archivo ${file} no está permitido. Formatos permitidos: ${ALLOWED_EXTENSIONS.join(', ')}.`,
+  /**
+   * Issue 10: an allowed extension whose content is none of the allowed formats (a damaged file, a
+   * HEIC photo or a text file named `.jpg`): "factura.jpg no es un JPG válido".
+   */
+  notValid: (file: string, ext: string) =>
+    `El archivo ${file} no es un ${ext.toUpperCase()} válido. Comprueba que no esté dañado o expórtalo de nuevo.`,
   /** The 100 MB total is stated in the spec's interface (000 §9); these words are ours. */
   botFull:
     'Has alcanzado el máximo de 100MB de archivos para este bot. Elimina alguno para poder subir uno nuevo.',
@@ -73,6 +79,17 @@ export async function detectFormat(data: Uint8Array): Promise<DetectedFormat | n
   const mime = found.mime.split(';')[0]!.trim();
   const format = FORMATS[mime];
   return format ? { ...format, mime } : null;
+}
+
+/**
+ * Why bytes of no allowed format are refused: a name with an allowed extension gets "no es un JPG
+ * válido" (its content does not match it); any other name gets the formats allowed.
+ */
+export function unsupportedMessage(fileName: string): string {
+  const ext = /\.([^./\\]+)$/.exec(fileName)?.[1]?.toLowerCase() ?? '';
+  return (ALLOWED_EXTENSIONS as readonly string[]).includes(ext)
+    ? FILE_MESSAGES.notValid(fileName, ext)
+    : FILE_MESSAGES.badFormat(fileName);
 }
 
 /** What {@link addFile} stores. */
@@ -152,7 +169,7 @@ export async function addFile(
   if (upload.data.byteLength > FILE_LIMITS.maxFileBytes)
     throw new AppError('PAYLOAD_TOO_LARGE', FILE_MESSAGES.tooBig(shownName));
   const detected = await detectFormat(upload.data);
-  if (!detected) throw new AppError('UNSUPPORTED_MEDIA_TYPE', FILE_MESSAGES.badFormat(shownName));
+  if (!detected) throw new AppError('UNSUPPORTED_MEDIA_TYPE', unsupportedMessage(shownName));
   const { format, data, video } = await convertForChannels(detected, upload);
   const fileName = normalizeFileName(shownName, format.ext, format.aliases);
   const key = storageKey(upload.ownerId, fileName);

@@ -16,6 +16,8 @@ export const REDACT_PATHS = [
   '*.apiKey',
   '*.password',
   '*.secret',
+  '*.accessToken',
+  '*.appSecret',
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',
@@ -25,14 +27,19 @@ export const REDACT_PATHS = [
   'apiKey',
   'password',
   'secret',
+  'accessToken',
+  'appSecret',
 ];
 
 /** A Bot API URL path carries the token (`/bot<id>:<secret>/method`): never print it. */
 const BOT_TOKEN_IN_TEXT = /bot\d+:[\w-]+/g;
 
-/** Replaces Telegram bot tokens in a text (error messages, URLs) with `bot<token>`. */
+/** A Meta (Graph API) access token: `EAA` and a long run of letters and digits. */
+const META_TOKEN_IN_TEXT = /\bEAA[A-Za-z0-9]{20,}/g;
+
+/** Replaces Telegram bot tokens and Meta access tokens in a text (error messages, URLs). */
 export function scrubTokens(text: string): string {
-  return text.replace(BOT_TOKEN_IN_TEXT, 'bot<token>');
+  return text.replace(BOT_TOKEN_IN_TEXT, 'bot<token>').replace(META_TOKEN_IN_TEXT, 'EAA<token>');
 }
 
 /** pino's error serializer, with tokens scrubbed from the message, the stack and nested causes. */

@@ -4,6 +4,7 @@
  * boundary. The dashboard imports this module, so it must stay browser-safe (no node: imports).
  */
 import { z } from 'zod';
+import { MAX_MESSAGE_CHARS } from './limits.ts';
 
 /** Bot categories, stored without their emoji prefix (spec 000 §1, 001 §3). */
 export const CATEGORIES = [
@@ -94,6 +95,29 @@ export function languageCode(idioma: string | null | undefined): LangCode {
   return aliases[lower] ?? 'en';
 }
 
+/**
+ * The bot language of an interface language (issue 10: a new bot speaks the language its owner
+ * uses the dashboard in): the inverse of {@link LANGUAGE_CODES}; an unknown code gives English,
+ * the spec's default bot language (000 §1).
+ */
+export function botLanguageFor(code: string | null | undefined): BotLanguage {
+  const lang = (code ?? '').trim().toLowerCase().split('-')[0];
+  const found = BOT_LANGUAGES.find((l) => LANGUAGE_CODES[l] === lang);
+  return found ?? DEFAULT_BOT_LANGUAGE;
+}
+
+/**
+ * Plans that count as paid whatever their expiry (spec 000 §4, 001 §4: "premium or monthly"). The
+ * server's gate (engine/auth/profiles.ts isPaid) and the dashboard's plan badge both read this.
+ */
+export const SUBSCRIPTION_PLANS = ['premium', 'monthly'] as const;
+export type SubscriptionPlan = (typeof SUBSCRIPTION_PLANS)[number];
+
+/** True for a plan of {@link SUBSCRIPTION_PLANS}. */
+export function isSubscriptionPlan(plan: string | null | undefined): plan is SubscriptionPlan {
+  return (SUBSCRIPTION_PLANS as readonly (string | null | undefined)[]).includes(plan);
+}
+
 /** File kinds a bot can send (spec 000 §3). */
 export const FILE_TYPES = ['image', 'pdf', 'audio', 'video'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
@@ -126,8 +150,13 @@ export const FILE_LIMITS = {
   maxBotBytes: 100 * 1024 * 1024,
 } as const;
 
-/** Characters of a message the engine accepts in one turn; longer input is refused (400). */
-export const MAX_MESSAGE_CHARS = 8000;
+/**
+ * Characters of a bot's public description (issue 10 §7; not in the spec): a few sentences for the
+ * IALanding's hero and link previews.
+ */
+export const PUBLIC_DESCRIPTION_MAX = 500;
+
+export { MAX_MESSAGE_CHARS };
 
 /** The default time zone of a bot's clock (`reloj`): the spec's default reservation time zone (001 §9). */
 export const DEFAULT_TIMEZONE = 'Europe/Madrid';
@@ -138,6 +167,27 @@ export const HistoryItem = z.object({
   content: z.string().max(MAX_MESSAGE_CHARS),
 });
 export type HistoryItem = z.infer<typeof HistoryItem>;
+
+/**
+ * A history item as a client sends it (`messageHistory`, spec 000 §3): content longer than
+ * {@link MAX_MESSAGE_CHARS} is cut to its first MAX_MESSAGE_CHARS characters instead of refusing the
+ * turn (issue 10: one over-long message, resent as history by the client, made every later turn
+ * fail). History is context for the reply, so its start is enough; the new message itself is still
+ * refused over the limit.
+ */
+export const HistoryItemInput = HistoryItem.extend({
+  content: z
+    .string()
+    .transform((text) => {
+      if (text.length <= MAX_MESSAGE_CHARS) return text;
+      // Never cut between the two halves of a surrogate pair (an emoji).
+      const end = /[\uD800-\uDBFF]/.test(text[MAX_MESSAGE_CHARS - 1]!)
+        ? MAX_MESSAGE_CHARS - 1
+        : MAX_MESSAGE_CHARS;
+      return text.slice(0, end);
+    })
+    .describe(`Longer than ${MAX_MESSAGE_CHARS} characters: cut to its first ${MAX_MESSAGE_CHARS}.`),
+});
 
 /** A file as the engine offers or sends it (`archivos.lista`, `archivosDisponibles`). */
 export const FileRef = z.object({

@@ -7,10 +7,20 @@ import * as initial from './202611211200_initial.ts';
 import * as ownerAccounts from './202611211300_owner_accounts.ts';
 import * as channelUpdates from './202611220000_channel_updates.ts';
 import * as inboxClaims from './202611221200_inbox_claims.ts';
+import * as publicDescription from './202611230000_public_description.ts';
+import * as ialandingSlugRedirects from './202611230100_ialanding_slug_redirects.ts';
+import * as widgetSeen from './202611231200_widget_seen.ts';
+import * as outgoingMessages from './202611231300_outgoing_messages.ts';
+import * as whatsapp from './202611241000_whatsapp.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
   '202611211300_owner_accounts': ownerAccounts,
   '202611220000_channel_updates': channelUpdates,
   '202611221200_inbox_claims': inboxClaims,
+  '202611230000_public_description': publicDescription,
+  '202611230100_ialanding_slug_redirects': ialandingSlugRedirects,
+  '202611231200_widget_seen': widgetSeen,
+  '202611231300_outgoing_messages': outgoingMessages,
+  '202611241000_whatsapp': whatsapp,
 };

@@ -3,5 +3,6 @@
  * under plugins/ and one line here.
  */
 import type { FeaturePlugin } from '../engine/registry/index.ts';
+import { billing } from './billing/index.ts';
 
-export const plugins: ReadonlyArray<FeaturePlugin<never>> = [];
+export const plugins: ReadonlyArray<FeaturePlugin<never>> = [billing];

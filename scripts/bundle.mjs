@@ -5,7 +5,13 @@
  * `bin/charla.js` calls {@link ensureBundle} on every start: it rebuilds only when a source file is
  * newer than the bundle, so a clone runs with no separate build step and an edit is picked up.
  * Dependencies that load files next to their own modules (PGlite's WebAssembly, pino's worker
- * transports, swagger-ui's assets, pg's optional native binding) stay external.
+ * transports, swagger-ui's assets, pg's optional native binding) stay external, and so do CommonJS
+ * modules that read `__dirname`, which an ESM bundle does not define: fluent-ffmpeg (its presets
+ * folder; bundled, every conversion failed with "__dirname is not defined", issue 10) and
+ * @ffmpeg-installer/ffmpeg (finds its binary next to its own module). test/e2e.test.ts uploads
+ * audio and video through the bundle, so a new dependency of this kind shows up there.
+ * `@whiskeysockets/baileys` stays external too (its WebAssembly and protobuf files sit beside it; the
+ * WhatsApp adapter imports it only when a bot has a linked device, so start-up never pays for it).
  */
 import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -62,6 +68,9 @@ export async function buildBundle() {
       'thread-stream',
       '@fastify/swagger-ui',
       'esbuild',
+      'fluent-ffmpeg',
+      '@ffmpeg-installer/ffmpeg',
+      '@whiskeysockets/baileys',
     ],
     // Bundled CommonJS dependencies call require(); give the ESM bundle one.
     banner: {

@@ -11,7 +11,7 @@ import { OAuth2Server } from 'oauth2-mock-server';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '../engine/auth/mail.ts';
-import { daysRemaining, isPaid } from '../engine/auth/profiles.ts';
+import { daysRemaining, ensureProfile, isPaid } from '../engine/auth/profiles.ts';
 import { createLogger } from '../engine/logger.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
@@ -159,7 +159,7 @@ describe.each(DIALECTS)('owner accounts on %s', (kind) => {
     expect(confirm.headers.get('location')).toMatch(/\/main$/);
     const me = await b.fetch('/api/me');
     expect(me.status).toBe(200);
-    expect(await me.json()).toMatchObject({
+    expect(((await me.json()) as { owner: unknown }).owner).toMatchObject({
       email: 'ana@example.com',
       emailVerified: true,
       plan: 'free',
@@ -281,7 +281,7 @@ describe.each(DIALECTS)('owner accounts on %s', (kind) => {
     expect(callback.headers.get('location')).toMatch(/\/main$/);
     const me = await b.fetch('/api/me');
     expect(me.status).toBe(200);
-    expect(await me.json()).toMatchObject({
+    expect(((await me.json()) as { owner: unknown }).owner).toMatchObject({
       email: 'google.owner@example.com',
       emailVerified: true,
       plan: 'free',
@@ -331,10 +331,14 @@ describe.each(DIALECTS)('owner accounts on %s', (kind) => {
       ).status,
     ).toBe(200);
     const saved = new Map(b.cookies);
-    expect((await b.fetch('/api/me')).status).toBe(200);
+    expect(((await (await b.fetch('/api/me')).json()) as { owner: unknown }).owner).not.toBeNull();
     expect((await b.fetch('/api/auth/sign-out', { method: 'POST', json: {} })).status).toBe(200);
     b.cookies = saved; // replay the old cookie
-    expect((await b.fetch('/api/me')).status).toBe(401);
+    const after = await b.fetch('/api/me');
+    expect(after.status).toBe(200);
+    expect(await after.json()).toEqual({ owner: null });
+    // Owner routes still need the session.
+    expect((await b.fetch('/api/my-chatbot')).status).toBe(401);
   });
 
   it('keeps every owner route scoped: owner B gets 404 for owner A’s ids on every route of the table', async () => {
@@ -412,7 +416,8 @@ describe.each(DIALECTS)('owner accounts on %s', (kind) => {
       url: '/api/my-chatbot',
       headers: { authorization: `Bearer ${bOwner.token}` },
     });
-    expect(mine.statusCode).toBe(404);
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json()).toEqual({ bot: null });
   });
 });
 
@@ -435,5 +440,35 @@ describe('days remaining and paid (spec 001 §3, 000 §4)', () => {
     expect(isPaid({ plan: 'free', expires_at: '2026-12-01' }, now)).toBe(true);
     expect(isPaid({ plan: 'free', expires_at: '2026-11-01' }, now)).toBe(false);
     expect(isPaid(null, now)).toBe(false);
+  });
+});
+
+describe.each(DIALECTS)('the first profile of an owner on %s', (kind) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp(kind);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('gives a trial of CHARLA_TRIAL_DAYS days, and with 0 an unlimited profile that keeps bots running', async () => {
+    const now = new Date('2026-11-21T12:00:00Z');
+    const trial = await app.owner('trial@example.com');
+    const unlimited = await app.owner('own-server@example.com');
+    // A first sign-in's profile, made again here with the clock and trial length under test.
+    await app.store.db.deleteFrom('user_profiles').where('user_id', 'in', [trial.id, unlimited.id]).execute();
+    await ensureProfile(app.store.db, trial.id, 30, now);
+    await ensureProfile(app.store.db, unlimited.id, 0, now);
+    const rows = await app.store.db
+      .selectFrom('user_profiles')
+      .select(['user_id', 'plan', 'expires_at'])
+      .where('user_id', 'in', [trial.id, unlimited.id])
+      .execute();
+    const of = (id: string) => rows.find((r) => r.user_id === id)!;
+    expect(of(trial.id).plan).toBe('free');
+    expect(daysRemaining(of(trial.id), now)).toBe(30);
+    expect(of(unlimited.id)).toMatchObject({ plan: 'premium', expires_at: null });
+    expect(isPaid(of(unlimited.id), now)).toBe(true);
   });
 });

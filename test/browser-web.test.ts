@@ -112,8 +112,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
     // The service: Inactivo → Activar → Activo, stored.
     expect(bot.web_enabled).toBe(false);
     expect(await page.getByTestId('web-status').textContent()).toBe('Inactivo');
-    await page.getByRole('button', { name: 'Activar' }).click();
-    await page.getByRole('button', { name: 'Desactivar' }).waitFor();
+    await page.getByRole('button', { name: 'Activar', exact: true }).click();
+    await page.getByRole('button', { name: 'Desactivar', exact: true }).waitFor();
     expect(await page.getByTestId('web-status').textContent()).toBe('Activo');
     const stored = await db()
       .selectFrom('chatbots')
@@ -148,8 +148,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
     await page.getByRole('button', { name: 'Probar el bot web' }).click();
     const chat = page.getByTestId('web-chat');
     await chat.getByText('Asistente IA').waitFor();
-    // The bot's own words come in its language (a new bot speaks English, the spec's default).
-    await chat.getByText(GREETINGS.en.replace('{business}', 'tienda')).waitFor();
+    // The bot's own words come in its language (a new bot speaks the interface language, issue 10).
+    await chat.getByText(GREETINGS.es.replace('{business}', 'tienda')).waitFor();
     await chat.getByLabel('Escribe tu mensaje...').fill('Hola, ¿qué tal?');
     const answered = page.waitForResponse((r) => r.url().includes(`/api/web/${bot.charla_key}/message`));
     await chat.getByLabel('Escribe tu mensaje...').press('Enter');
@@ -167,10 +167,10 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
     expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(480);
     await page.getByTestId('ialanding-business').waitFor();
     expect(await page.getByTestId('ialanding-business').textContent()).toBe('tienda');
-    // The landing speaks its bot's language (English here), whatever the interface language.
-    await page.getByRole('heading', { name: 'Your IALANDING is ready' }).waitFor();
-    expect(await inPage<string>(page, 'document.title')).toBe('tienda · AI assistant');
-    expect(await inPage<string>(page, 'document.documentElement.lang')).toBe('en');
+    // The landing speaks its bot's language (Spanish here, the interface language it was created in).
+    await page.getByRole('heading', { name: 'Tu IALANDING está listo' }).waitFor();
+    expect(await inPage<string>(page, 'document.title')).toBe('tienda · Asistente IA');
+    expect(await inPage<string>(page, 'document.documentElement.lang')).toBe('es');
     await context.close();
   });
 
@@ -190,11 +190,14 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
     expect(await inPage<string>(page, 'document.documentElement.lang')).toBe('es');
     const content = page.getByTestId('ialanding-content');
     expect(await content.textContent()).toContain('¡Hola! Soy el asistente de El Pato Pepe');
-    // The library: a card per file, with its type, keywords and "Ver →".
+    // The library: a card per file, with its type, what it is (its context, never its keywords) and "Ver →".
     const library = page.getByTestId('ialanding-library');
     expect(await library.getByRole('button').count()).toBe(3);
     expect(await library.getByText('Ver →').count()).toBe(3);
-    await library.getByText('menu · carta · precios').waitFor();
+    await library
+      .getByText('La carta completa de El Pato Pepe: entrantes, principales, postres y precios.')
+      .waitFor();
+    expect(await library.getByText('menu · carta · precios').count()).toBe(0);
     expect(await page.getByText('Las respuestas se mostrarán arriba').count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Hecho con Charla' }).getAttribute('href')).toBe('/');
 
@@ -255,7 +258,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
     await content.locator('audio[src*="saludo-el-pato-pepe"]').waitFor();
 
     // A library card shows its file in the content area.
-    await library.getByRole('button', { name: /foto · local/ }).click();
+    await library.getByRole('button', { name: /Foto de la fachada/ }).click();
     await expect.poll(() => content.getAttribute('data-type')).toBe('file');
     await content.locator('img[src*="local-el-pato-pepe"]').waitFor();
     const widths = await shoot(page, 'ialanding');
@@ -272,7 +275,12 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
       .selectAll()
       .where('business_name', '=', 'tienda')
       .executeTakeFirstOrThrow();
-    await db().updateTable('chatbots').set({ web_enabled: false }).where('id', '=', bot.id).execute();
+    // An English bot: the landing speaks its bot's language, whatever the visitor's interface language.
+    await db()
+      .updateTable('chatbots')
+      .set({ web_enabled: false, idioma: 'English' })
+      .where('id', '=', bot.id)
+      .execute();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);

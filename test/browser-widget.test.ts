@@ -3,8 +3,9 @@
  * second origin pastes the snippet of widget/snippet.ts; the snippet waits for the body, mounts the
  * container and loads /widget.js from the app. The loader shows only the floating button (the chat
  * UI chunk is fetched on the first open); a visitor asks "¿tenéis la carta?" and gets the PDF; a
- * LIST offer shows buttons and the offered list goes back with the next message; the window closes
- * 1 s after a reply on wide screens; sizes follow spec 001 §9 at 1280, 800, 600 and 375 px; a page
+ * LIST offer shows buttons and the offered list goes back with the next message; the window stays
+ * open after a reply, also on wide screens (issue 10); the input stops at 8000 characters with a
+ * counter; sizes follow spec 001 §9 at 1280, 800, 600 and 375 px; a page
  * with hostile CSS (every element unset, huge fonts, a transformed, blurred, half-transparent body)
  * does not change the widget by a pixel; switching the web service off makes the widget say
  * so; a network failure shows the error text; the snippet retries a failed widget.js every 2 s.
@@ -261,7 +262,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('web widget in Chromium', () => {
     await context.close();
   });
 
-  it('answers "¿tenéis la carta?" with the PDF, streaming, and closes 1 s after the reply on a wide screen', async () => {
+  it('answers "¿tenéis la carta?" with the PDF, streaming, and stays open after the reply at 1280 px', async () => {
     const { context, page, requests } = await visitor();
     await page.goto(`${siteOrigin}/`);
     await open(page);
@@ -307,15 +308,29 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('web widget in Chromium', () => {
     expect(await pdf.getAttribute('target')).toBe('_blank');
     expect((await context.request.get(href)).headers()['content-type']).toBe('application/pdf');
 
-    // Wider than 768 px: the window closes 1 s after the reply.
-    const replied = Date.now();
-    await launcher(page).waitFor({ timeout: 3000 });
-    const closedAfter = Date.now() - replied;
-    expect(closedAfter).toBeGreaterThan(600);
-    expect(closedAfter).toBeLessThan(2500);
-    await open(page);
-    await pdf.waitFor();
+    // 1280 px wide: the window stays open until the visitor closes it (issue 10; spec 001 §4's
+    // close after 1 s is the IALanding's chat bar). Still open, reply in view, 5 s later.
+    await sleep(5000);
+    expect(await dialog(page).isVisible()).toBe(true);
+    expect(await pdf.isVisible()).toBe(true);
+    expect(await launcher(page).isVisible()).toBe(false);
     await page.screenshot({ path: join(SHOTS, 'widget-open.png') });
+
+    // The input stops at the server's 8000 characters, with a counter from 6400 on, red at 8000.
+    const counter = dialog(page).getByText(/^\d+\/8000$/);
+    await box.fill('a'.repeat(6000));
+    expect(await counter.isVisible()).toBe(false);
+    await box.fill('a'.repeat(7000));
+    expect(await counter.textContent()).toBe('7000/8000');
+    await box.fill('');
+    await box.focus();
+    await page.keyboard.insertText('b'.repeat(8500));
+    expect((await box.inputValue()).length).toBe(8000);
+    expect(await counter.textContent()).toBe('8000/8000');
+    expect(await inPage(page, `getComputedStyle(${shadow('.count')}).color`)).toBe('rgb(185, 28, 28)');
+    await page.screenshot({ path: join(SHOTS, 'widget-limit.png') });
+    await box.fill('');
+    expect(await counter.isVisible()).toBe(false);
 
     // The same visitor on another page of the site: the same id, and this tab's conversation kept.
     await page.unroute(`${appOrigin}/api/web/*/message`);
@@ -406,7 +421,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('web widget in Chromium', () => {
     await dialog(page)
       .getByRole('link', { name: /carta-el-pato-pepe\.pdf/ })
       .waitFor();
-    // Not wider than 768 px: the window stays open after the reply.
+    // A phone: the window stays open after the reply too.
     await sleep(1300);
     expect(await dialog(page).isVisible()).toBe(true);
     const win = (await look(page, '.win'))!;

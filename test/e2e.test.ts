@@ -1,55 +1,59 @@
 /**
  * End to end, `charla` as a process on embedded PGlite with no LLM configured (what a new user
- * runs first): migrate, seed, serve, then real messages over HTTP, the terminal chat, and the exit
- * codes of failures.
+ * runs first), run exactly as `npm start` runs it: bin/charla.js on the esbuild bundle
+ * dist/charla.mjs (test/helpers/charla-process.ts). Migrate, seed, serve, then real messages over
+ * HTTP, uploads that must come back converted by ffmpeg (a WAV as OGG/Opus, an MP4 as WebM, a
+ * broken WAV kept with the owner told), the terminal chat, and the exit codes of failures.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileTypeFromBuffer } from 'file-type';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffmpegPath } from '../engine/media.ts';
+import {
+  bundleLikeNpmStart,
+  type CharlaServer,
+  charlaEnv,
+  runCharla,
+  serveCharla,
+} from './helpers/charla-process.ts';
 
-const BIN = new URL('../bin/charla.js', import.meta.url).pathname;
+/** Bundling, migrating, seeding and opening a session are four processes; a loaded machine needs time. */
+const SETUP_MS = 180_000;
 
-function env(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const { OPENAI_API_KEY: _k, OPENAI_BASE_URL: _b, DATABASE_URL: _d, ...rest } = process.env;
-  return { ...rest, CHARLA_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra };
+const env = (dataDir: string, extra: Record<string, string> = {}) =>
+  charlaEnv({ CHARLA_DATA_DIR: dataDir, ...extra });
+const charla = (args: string[], dataDir: string, extra: Record<string, string> = {}) =>
+  runCharla(args, env(dataDir, extra));
+
+/** Makes a small real media file with ffmpeg's test sources. */
+function make(dir: string, name: string, args: string[]): Buffer {
+  const out = join(dir, name);
+  execFileSync(ffmpegPath(), ['-y', '-loglevel', 'error', ...args, out]);
+  return readFileSync(out);
 }
 
-function charla(args: string[], dataDir: string, extra: Record<string, string> = {}) {
-  const res = spawnSync(process.execPath, [BIN, ...args], {
-    env: env(dataDir, extra),
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
-}
-
-/** Starts `charla serve` and resolves with its URL once it prints it. */
-function serve(dataDir: string): Promise<{ child: ChildProcess; url: string; stdout: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: env(dataDir) });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Charla is running at (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]!, stdout: () => out });
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out}`)));
-  });
+/** The codecs of a media file's streams as ffprobe names them, e.g. ["vp9", "opus"]. */
+function codecs(path: string): string[] {
+  const res = spawnSync(
+    'ffprobe',
+    ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', path],
+    {
+      encoding: 'utf8',
+    },
+  );
+  expect(res.status, res.stderr).toBe(0);
+  return res.stdout.split('\n').filter(Boolean);
 }
 
 describe('charla as a process', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'charla-e2e-'));
-  let server: Awaited<ReturnType<typeof serve>> | undefined;
+  let server: CharlaServer | undefined;
   let botId: string;
+  /** The demo owner's session token (`charla owners token`), for the owner routes. */
+  let token: string;
 
   const message = async (userMessage: string, visitorId = 'e2e-follower') => {
     const res = await fetch(`${server!.url}/api/chatbot-message/${botId}`, {
@@ -66,16 +70,24 @@ describe('charla as a process', () => {
     };
   };
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    await bundleLikeNpmStart();
     const migrate = charla(['migrate'], dataDir);
     expect(migrate.code, migrate.stderr).toBe(0);
     expect(migrate.stdout).toMatch(/Applied \d+ migration\(s\)\./);
     const seed = charla(['seed', '--demo', '--json'], dataDir);
     expect(seed.code, seed.stderr).toBe(0);
     botId = JSON.parse(seed.stdout).botId;
-  });
-  afterAll(() => {
-    server?.child.kill('SIGTERM');
+    const session = charla(['owners', 'token', 'demo@charla.local'], dataDir);
+    expect(session.code, session.stderr).toBe(0);
+    token = session.stdout.trim();
+  }, SETUP_MS);
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) {
+      const exited = new Promise((r) => server!.child.once('exit', r));
+      server.child.kill('SIGTERM');
+      await exited;
+    }
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -99,13 +111,15 @@ describe('charla as a process', () => {
     const answer = JSON.parse(res.stdout);
     expect(answer.attachment).toMatchObject({ type: 'pdf', name: 'carta-el-pato-pepe.pdf' });
     expect(answer.offline).toBe(true);
-    const plain = charla(['chat', botId, '--message', '¿A qué hora abrís?'], dataDir);
-    expect(plain.stdout).toMatch(/^El Pato Pepe › .*El Pato Pepe/);
+    // Issue 10 §6: the offline demo answers the hours question from its description.
+    const plain = charla(['chat', botId, '--message', '¿A qué hora abrís el sábado?'], dataDir);
+    expect(plain.stdout).toMatch(/^El Pato Pepe › .*de 13:00 a 16:30 y de 20:00 a 23:30/);
+    expect(plain.stdout).not.toMatch(/menu|palabra clave/);
   });
 
   it('serves the demo over HTTP: the menu, the CARTA, an unrelated message, a LIST and a pick', async () => {
-    server = await serve(dataDir);
-    expect(server.stdout()).toContain(`Demo bot:        El Pato Pepe  id ${botId}`);
+    server = await serveCharla(env(dataDir));
+    expect(server.output()).toContain(`Demo bot:        El Pato Pepe  id ${botId}`);
     const health = await fetch(`${server.url}/healthz`);
     expect(await health.json()).toMatchObject({ status: 'ok', store: 'pglite', llm: 'offline' });
 
@@ -136,12 +150,97 @@ describe('charla as a process', () => {
     expect(pick.attachment?.fileId).toBe(offered[1]!.id);
   });
 
+  it('converts uploads: a WAV is stored as OGG/Opus and an MP4 as WebM (VP9); a broken WAV is kept and the owner told', async () => {
+    const media = mkdtempSync(join(tmpdir(), 'charla-e2e-media-'));
+    const upload = async (name: string, data: Buffer) => {
+      const form = new FormData();
+      form.append('chatbotId', botId);
+      form.append('file', new Blob([data]), name);
+      const res = await fetch(`${server!.url}/api/chatbot-files`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
+      expect(res.status).toBe(201);
+      const file = (await res.json()) as {
+        id: string;
+        file_name: string;
+        mime_type: string;
+        file_url: string;
+        conversionFailed: boolean;
+      };
+      const path = join(dataDir, 'storage', 'chatbot-files', file.file_url);
+      return { file, path, bytes: readFileSync(path) };
+    };
+    try {
+      const wav = make(media, 'tono.wav', ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=1']);
+      expect((await fileTypeFromBuffer(wav))?.mime).toBe('audio/wav');
+      const audio = await upload('tono.wav', wav);
+      expect(audio.file).toMatchObject({
+        file_name: 'tono.ogg',
+        mime_type: 'audio/ogg',
+        conversionFailed: false,
+      });
+      expect((await fileTypeFromBuffer(audio.bytes))?.mime).toMatch(/^audio\/(ogg|opus)\b/);
+      expect(codecs(audio.path)).toEqual(['opus']);
+
+      const mp4 = make(media, 'clip.mp4', [
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x240:rate=10:duration=1',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:v',
+        'libx264',
+      ]);
+      expect((await fileTypeFromBuffer(mp4))?.mime).toBe('video/mp4');
+      const video = await upload('clip.mp4', mp4);
+      expect(video.file).toMatchObject({
+        file_name: 'clip.webm',
+        mime_type: 'video/webm',
+        conversionFailed: false,
+      });
+      expect((await fileTypeFromBuffer(video.bytes))?.mime).toBe('video/webm');
+      expect(codecs(video.path)).toEqual(['vp9']);
+
+      // A WAV header with nothing playable after it: ffmpeg cannot read it. The original is kept
+      // (spec 000 §8) and the answer says the conversion failed, so the dashboard can tell the owner.
+      const broken = Buffer.concat([
+        Buffer.from('RIFF\x24\x08\x00\x00WAVEfmt \x10\x00\x00\x00', 'latin1'),
+        Buffer.alloc(16),
+        Buffer.from('data\x00\x08\x00\x00', 'latin1'),
+        Buffer.alloc(2048),
+      ]);
+      const kept = await upload('roto.wav', broken);
+      expect(kept.file).toMatchObject({
+        file_name: 'roto.wav',
+        mime_type: 'audio/wav',
+        conversionFailed: true,
+      });
+      expect(kept.bytes.equals(broken)).toBe(true);
+      expect(server!.output()).toContain('conversion failed; the original is stored');
+      expect(server!.output()).not.toContain('__dirname');
+
+      for (const f of [audio.file, video.file, kept.file]) {
+        const res = await fetch(`${server!.url}/api/chatbot-files/${f.id}`, {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(res.status).toBe(204);
+      }
+    } finally {
+      rmSync(media, { recursive: true, force: true });
+    }
+  });
+
   it('routes `charla chat` through the running server instead of opening its database', () => {
     const res = charla(['chat', botId, '--message', 'foto', '--json'], dataDir);
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout).attachment).toMatchObject({ type: 'image' });
     const plain = charla(['chat', botId, '--message', '¿Abrís los lunes?'], dataDir);
-    expect(plain.stdout).toMatch(/^El Pato Pepe › \S.*El Pato Pepe/);
+    // Offline, the answer comes from the demo description: its opening days.
+    expect(plain.stdout).toMatch(/^El Pato Pepe › .*los lunes cerramos/);
     const busy = charla(['bots', 'list'], dataDir);
     expect(busy.code).toBe(4);
     expect(busy.stderr).toContain('in use by another Charla process');

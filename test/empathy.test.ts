@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import { offlineReply } from '../engine/conversation/offline.ts';
 import { buildSystemPrompt, type PromptBot, STYLE_GUIDES } from '../engine/conversation/prompt.ts';
-import { GREETINGS } from '../engine/conversation/texts.ts';
 import { buildEmpathyContainer, type EmpathyInput, HISTORY_WINDOW } from '../engine/empathy/index.ts';
 import {
   type ContenedorEmpatico,
@@ -382,68 +381,87 @@ describe('buildSystemPrompt', () => {
 describe('offlineReply', () => {
   const base = {
     businessName: 'El Pato Pepe',
-    businessDescription: 'Restaurante mediterráneo en Valencia. Abrimos todos los días.',
+    businessDescription:
+      'Restaurante mediterráneo en Valencia. Atiende con cercanía y usa el tú. Abrimos todos los días de 13:00 a 23:00.',
     files: [
-      { file_name: 'carta.pdf', keyword: 'menu,carta' },
-      { file_name: 'terraza.jpg', keyword: 'fotolocal' },
+      { id: 'f1', file_name: 'carta.pdf', keyword: 'menu,carta', context: 'La carta con los precios.' },
+      { id: 'f2', file_name: 'terraza.jpg', keyword: 'fotolocal', context: 'Foto de la terraza.' },
     ],
   };
-  const reply = (lang: LangCode, firstTurn = true, container?: ContenedorEmpatico) =>
-    offlineReply({
+  const reply = (lang: LangCode, firstTurn = true, container?: ContenedorEmpatico, message?: string) => {
+    const c = container ?? buildEmpathyContainer(input({ lang, ...(message ? { message } : {}) }));
+    return offlineReply({
       ...base,
       lang,
       firstTurn,
-      container: container ?? buildEmpathyContainer(input({ lang })),
+      message: message ?? c.historialReciente.at(-1)?.content ?? '',
+      container: c,
     });
+  };
+  const HELLO: Record<LangCode, string> = {
+    es: 'hola',
+    en: 'hello',
+    fr: 'bonjour',
+    de: 'hallo',
+    it: 'ciao',
+    ru: 'привет',
+    hi: 'नमस्ते',
+  };
+  const hello = (lang: LangCode, firstTurn = true) =>
+    reply(lang, firstTurn, buildEmpathyContainer(input({ lang, message: HELLO[lang] })), HELLO[lang]);
 
   it('answers in the bot language', () => {
-    const es = reply('es');
-    const en = reply('en');
-    const fr = reply('fr');
+    const es = hello('es');
+    const en = hello('en');
+    const fr = hello('fr');
     expect(new Set([es, en, fr]).size).toBe(3);
-    expect(es).toContain(GREETINGS.es.replace('{business}', 'El Pato Pepe'));
-    expect(en).toContain(GREETINGS.en.replace('{business}', 'El Pato Pepe'));
-    expect(fr).toContain(GREETINGS.fr.replace('{business}', 'El Pato Pepe'));
-    expect(es).toContain('Puedo enviarte');
-    expect(en).toContain('I can send you');
-    expect(fr).toContain('Je peux vous envoyer');
+    expect(es).toContain('Soy el asistente de El Pato Pepe.');
+    expect(en).toContain('I am the assistant of El Pato Pepe.');
+    expect(fr).toContain('Je suis l’assistant de El Pato Pepe.');
+    expect(es).toContain('Puedo enviarte:');
+    expect(en).toContain('I can send you:');
+    expect(fr).toContain('Je peux vous envoyer :');
+  });
+
+  it('answers a question from the description, without the instruction sentence', () => {
+    expect(reply('es', false, undefined, '¿A qué hora abrís?')).toBe(
+      'Abrimos todos los días de 13:00 a 23:00.',
+    );
+    expect(reply('es', true, undefined, '¿A qué hora abrís?')).toBe(
+      'Soy el asistente de El Pato Pepe. Abrimos todos los días de 13:00 a 23:00.',
+    );
   });
 
   it('opens with the follower’s state: an apology to a frustrated follower, thanks to a happy one', () => {
-    const angry = reply(
-      'es',
-      false,
-      buildEmpathyContainer(input({ lang: 'es', message: 'Esto es horrible, estoy harto' })),
-    );
-    expect(angry.startsWith('Siento mucho las molestias.')).toBe(true);
-    const happy = reply(
-      'en',
-      false,
-      buildEmpathyContainer(input({ lang: 'en', message: 'thanks, awesome' })),
-    );
-    expect(happy.startsWith('Thank you!')).toBe(true);
-    const neutral = reply(
-      'es',
-      false,
-      buildEmpathyContainer(input({ lang: 'es', message: '¿A qué hora abrís?' })),
-    );
-    expect(neutral.startsWith('Soy el asistente de El Pato Pepe.')).toBe(true);
+    const said = (lang: LangCode, message: string) =>
+      reply(lang, false, buildEmpathyContainer(input({ lang, message })), message);
+    expect(said('es', 'Esto es horrible, estoy harto').startsWith('Siento mucho las molestias.')).toBe(true);
+    expect(said('en', 'thanks, awesome').startsWith('Thank you!')).toBe(true);
+    expect(
+      said('es', '¿Tenéis aparcamiento?').startsWith(
+        'No encuentro ese dato en la información de El Pato Pepe.',
+      ),
+    ).toBe(true);
   });
 
-  it('introduces the business and points at each file by its first keyword', () => {
-    const es = reply('es');
+  it('introduces the business and offers each file by its context, never by keyword', () => {
+    const es = hello('es');
     expect(es).toContain('Restaurante mediterráneo en Valencia.');
-    expect(es).not.toContain('Abrimos todos los días');
-    expect(es).toContain('menu, fotolocal');
-    const later = reply('es', false);
+    expect(es).not.toContain('Atiende');
+    expect(es).toContain('• La carta con los precios.\n• Foto de la terraza.');
+    expect(es).not.toMatch(/fotolocal|menu/);
+    const later = hello('es', false);
     expect(later).toContain('Soy el asistente de El Pato Pepe.');
-    expect(later).not.toContain('¡Hola!');
+    expect(later).not.toContain('Restaurante mediterráneo');
+    const photo = reply('es', false, undefined, '¿Tenéis fotos de la terraza?');
+    expect(photo).toContain('• Foto de la terraza.');
+    expect(photo).not.toContain('La carta');
   });
 
   it('is deterministic', () => {
     for (const lang of ['es', 'en', 'fr', 'it'] as const) {
-      expect(reply(lang)).toBe(reply(lang));
-      expect(reply(lang, false)).toBe(reply(lang, false));
+      expect(hello(lang)).toBe(hello(lang));
+      expect(hello(lang, false)).toBe(hello(lang, false));
     }
   });
 

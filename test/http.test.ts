@@ -210,7 +210,7 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
     ]);
     const fake = await upload({ name: 'carta.pdf', data: exe }, { chatbotId: botId });
     expect(fake.statusCode).toBe(415);
-    expect(fake.json().error).toBe(FILE_MESSAGES.badFormat('carta.pdf'));
+    expect(fake.json().error).toBe(FILE_MESSAGES.notValid('carta.pdf', 'pdf'));
     expect(filesUnder(storageRoot())).toEqual(before);
     expect(await app.store.db.selectFrom('chatbot_files').select('id').execute()).toHaveLength(
       rowsBefore.length,

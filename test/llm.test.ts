@@ -119,6 +119,37 @@ describe.each(DIALECTS)('LLM over the OpenAI wire format on %s', (kind) => {
     ]);
   });
 
+  it('answers normally when the history holds an over-long item, cut to 8,000 characters (issue 10)', async () => {
+    next = { text: 'Très bien, je résume.' };
+    const long = `${'Lorem ipsum dolor sit amet. '.repeat(300)}FIN`.slice(0, 8500);
+    const send = (userMessage: string, extra: object = {}) =>
+      fetch(`${url}/api/chatbot-message/${botId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ userMessage, ...extra }),
+      });
+    // The message itself over the limit is refused, with the reason.
+    const refused = await send(long);
+    expect(refused.status).toBe(400);
+    // Resent as history (what a chat client does with the message it showed), it no longer fails
+    // every later turn: the turn is answered and the LLM gets the item's first 8,000 characters.
+    const before = llm.requests.length;
+    const res = await send('Résumez, svp.', {
+      messageHistory: [
+        { role: 'user', content: long },
+        { role: 'assistant', content: 'Bonjour !' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { reply: string }).reply).toBe('Très bien, je résume.');
+    expect(llm.requests.length).toBe(before + 1);
+    expect(llm.requests.at(-1)!.messages.slice(1)).toEqual([
+      { role: 'user', content: long.slice(0, 8000) },
+      { role: 'assistant', content: 'Bonjour !' },
+      { role: 'user', content: 'Résumez, svp.' },
+    ]);
+  });
+
   it('uses the stored history of an identified follower when the client sends none', async () => {
     next = { text: 'Oui.' };
     const post = (userMessage: string) =>

@@ -8,10 +8,12 @@ import {
   FUZZY_MIN_LENGTH,
   foldAccents,
   fuzzyForm,
+  keywordInput as keywordFieldValue,
   type MatchableFile,
   matchFiles,
   normalizeKeywords,
   pickIndex,
+  splitKeywords,
 } from '../engine/matching/index.ts';
 
 const menu: MatchableFile = {
@@ -377,13 +379,17 @@ describe('foldAccents and fuzzyForm', () => {
 describe('normalizeKeywords', () => {
   it.each([
     [' "Menú", Carta ,, precios ', 'menú,carta,precios'],
-    ['foto local', 'fotolocal'],
+    ['foto local', 'foto,local'],
+    ['taza grande', 'taza,grande'],
+    ['Taza grande, taza pequeña', 'taza,grande,pequeña'],
+    ['"menú del día"', 'menú,del,día'],
     ["'carta'", 'carta'],
     ['«vinos», “tapas”', 'vinos,tapas'],
     ['`a´b’c‘d', 'abcd'],
     ['MENU,menu, Menu', 'menu'],
     ['carta, carta ,carta', 'carta'],
-    ['a\tb\nc', 'abc'],
+    ['a\tb\nc', 'a,b,c'],
+    ['a\u00a0b', 'a,b'],
     [',,,', ''],
     ['', ''],
     ['  " "  ', ''],
@@ -445,19 +451,40 @@ describe('normalizeKeywords', () => {
     );
   });
 
-  it('keeps every non-empty word of the input as a part', () => {
+  it('keeps every word of the input as a part of its own: words are split, never glued (issue 10)', () => {
     fc.assert(
       fc.property(keywordInput, (x) => {
         const parts = normalizeKeywords(x).split(',');
-        for (const raw of x.split(',')) {
-          const word = raw
-            .replace(/["'`´‘’‚‛“”„‟«»‹›]/g, '')
-            .replace(/\s+/g, '')
-            .toLowerCase();
+        for (const raw of x.replace(/["'`´‘’‚‛“”„‟«»‹›]/g, '').split(/[\s,]+/)) {
+          const word = raw.toLowerCase();
           if (word) expect(parts).toContain(word);
         }
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('gives the same keywords from what the dashboard field shows as from the raw text', () => {
+    fc.assert(
+      fc.property(keywordInput, (x) => {
+        expect(normalizeKeywords(keywordFieldValue(x))).toBe(normalizeKeywords(x));
+        expect(splitKeywords(x)).toEqual(normalizeKeywords(x) ? normalizeKeywords(x).split(',') : []);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('keywordInput (the dashboard keyword field as typed)', () => {
+  it.each([
+    ['taza grande', 'taza,grande'],
+    ['taza ', 'taza,'],
+    ['taza, grande', 'taza,grande'],
+    ['Taza  ,, Grande', 'Taza,Grande'],
+    [' "menú del día"', 'menú,del,día'],
+    [',,', ''],
+    ['a\tb', 'a,b'],
+  ])('keywordInput(%j) = %j', (input, expected) => {
+    expect(keywordFieldValue(input)).toBe(expected);
   });
 });

@@ -19,8 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEDIA_RECEIVED, TELEGRAM_ERRORS } from '../adapters/telegram/texts.ts';
-import { GREETINGS } from '../engine/conversation/texts.ts';
+import { TELEGRAM_ERRORS } from '../adapters/telegram/texts.ts';
+import { GREETINGS, MEDIA_RECEIVED } from '../engine/conversation/texts.ts';
 import { ffmpegPath } from '../engine/media.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { multipart } from './helpers/multipart.ts';
@@ -587,8 +587,16 @@ describe('Telegram against a local Bot API wire-format server', () => {
       .orderBy('created_at')
       .orderBy('sender', 'desc') // a turn's two rows share created_at: the follower's first
       .execute();
-    expect(rows[0]).toMatchObject({ sender: 'user', text: '[nota de voz]' });
-    expect(JSON.stringify(rows[1]!.meta)).toContain('VOICE-FILE-ID');
+    // The follower's row keeps the note's Telegram file id (for the owner, and a later transcription).
+    expect(rows[0]).toMatchObject({
+      sender: 'user',
+      text: '[nota de voz]',
+      meta: { received: [{ kind: 'voice', channelFileId: 'VOICE-FILE-ID', mime: 'audio/ogg' }] },
+    });
+    expect(rows[1]).toMatchObject({
+      sender: 'bot',
+      text: MEDIA_RECEIVED.es.replace('{media}', 'nota de voz'),
+    });
   });
 });
 

@@ -187,8 +187,8 @@ describe.each(DIALECTS)('the web channel on %s', (kind) => {
       headers: auth,
       payload: { chatbotId: web.chatbot.id, key: web.chatbot.charla_key },
     });
-    expect(entered.json()).toEqual({ slug: 'ialanding-caf---and-' });
-    const landing = await http.inject({ method: 'GET', url: '/api/ialanding/ialanding-caf---and-' });
+    expect(entered.json()).toEqual({ slug: 'ialanding-cafe-nandu' });
+    const landing = await http.inject({ method: 'GET', url: '/api/ialanding/ialanding-cafe-nandu' });
     expect(landing.json()).toMatchObject({
       business_name: 'Café Ñandú',
       charla_key: web.chatbot.charla_key,
@@ -233,9 +233,10 @@ describe.each(DIALECTS)('the web channel on %s', (kind) => {
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('<title>El Pato Pepe · Asistente IA</title>');
       expect(page.body).toContain('<meta property="og:title" content="El Pato Pepe">');
-      // The description is cut at a word, with an ellipsis.
+      // The public description (issue 10 §7): whole sentences of the business description, or cut
+      // at a word with an ellipsis.
       expect(page.body).toMatch(
-        /<meta property="og:description" content="Restaurante familiar [^"]*\p{L}…">/u,
+        /<meta property="og:description" content="Restaurante familiar [^"]*(\.|\p{L}…)">/u,
       );
       expect(page.body).toMatch(/<meta property="og:image" content="[^"]+\.jpg">/);
     }

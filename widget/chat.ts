@@ -13,8 +13,11 @@
  *   players. A LIST offer shows the files as buttons that send the chosen file's name; the offered
  *   list and the files already sent go back with the next message (LIST stores the list, any other
  *   action clears it).
- * - On screens wider than 768 px the window closes 1 s after a reply (spec 001 §4), unless the
- *   visitor touches the window in that second.
+ * - The window stays open after a reply until the visitor closes it, on every screen size: spec 001
+ *   §4's close 1 s after a reply belongs to the IALanding's chat bar, whose answers show in the
+ *   content area above it; here the reply shows only in this window (issue 10).
+ * - The input takes at most the server's MAX_MESSAGE_CHARS (engine/limits.ts); from 80 % of it a
+ *   counter "n/8000" shows under the input, red at the limit.
  * - A stable visitor id per browser and key in localStorage; the conversation of this tab in
  *   sessionStorage, so it survives moving between the site's pages.
  * - Not available (service off, no days left): the window says so and the input stays disabled.
@@ -23,6 +26,7 @@
  *   focus to the input 300 ms after opening, Escape closes and gives focus back to the button.
  */
 
+import { MAX_MESSAGE_CHARS } from '../engine/limits.ts';
 import { h, randomId, readEvents, stored, visitorId } from './chat-util.ts';
 import {
   type Attachment,
@@ -52,9 +56,9 @@ const FALLBACK_TEXTS: WidgetTexts = {
 };
 
 /** Spec 001 §9 timings. */
-const AUTO_CLOSE_MS = 1000;
-const AUTO_CLOSE_MIN_WIDTH = 768;
 const FOCUS_DELAY_MS = 300;
+/** The character counter shows from this many characters on (80 % of the limit). */
+const COUNT_FROM = MAX_MESSAGE_CHARS * 0.8;
 /** Messages kept in sessionStorage for the next page of the site. */
 const KEPT_MESSAGES = 60;
 
@@ -95,7 +99,6 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   let available = true;
   let started = false;
   let isOpen = false;
-  let autoClose: ReturnType<typeof setTimeout> | undefined;
   let focusTimer: ReturnType<typeof setTimeout> | undefined;
   let streamed: HTMLElement | null = null;
   let choices: HTMLElement | null = null;
@@ -108,7 +111,13 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   closeButton.innerHTML = CLOSE_ICON;
   const log = h('div', { class: 'log', role: 'log', tabindex: '0', 'aria-labelledby': 'charla-title' });
   const typing = h('div', { class: 'typing', role: 'status' });
-  const input = h('textarea', { class: 'input', rows: '1', maxlength: '8000' });
+  const count = h('p', { class: 'count', id: 'charla-count', hidden: true });
+  const input = h('textarea', {
+    class: 'input',
+    rows: '1',
+    maxlength: String(MAX_MESSAGE_CHARS),
+    'aria-describedby': 'charla-count',
+  });
   const sendButton = h('button', { type: 'submit', class: 'send', disabled: true });
   sendButton.innerHTML = SEND_ICON;
   const bar = h('form', { class: 'bar' }, input, sendButton);
@@ -119,6 +128,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     log,
     typing,
     bar,
+    count,
   );
   layer.append(win);
 
@@ -148,6 +158,10 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     const blocked = pending || !available || !config;
     input.disabled = blocked;
     sendButton.disabled = blocked || !input.value.trim();
+    const length = input.value.length;
+    count.hidden = length < COUNT_FROM;
+    count.textContent = `${length}/${MAX_MESSAGE_CHARS}`;
+    count.classList.toggle('full', length >= MAX_MESSAGE_CHARS);
     if (choices) for (const b of choices.querySelectorAll('button')) b.disabled = blocked;
   }
 
@@ -285,7 +299,6 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   async function send(raw: string): Promise<void> {
     const text = raw.trim();
     if (!text || pending || !available || !config) return;
-    clearTimeout(autoClose);
     choices?.remove();
     choices = null;
     add({ text, bot: false });
@@ -340,7 +353,6 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       offered = archivos.action === 'LIST' ? archivos.lista : [];
       offer(offered, row);
       if (!isOpen) launcher.setUnread(true);
-      else if (window.innerWidth > AUTO_CLOSE_MIN_WIDTH) autoClose = setTimeout(close, AUTO_CLOSE_MS);
     } catch {
       fail();
     } finally {
@@ -372,7 +384,6 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   }
 
   function close(): void {
-    clearTimeout(autoClose);
     clearTimeout(focusTimer);
     if (!isOpen) return;
     isOpen = false;
@@ -402,9 +413,6 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       close();
     }
   });
-  // Touching the window in the second after a reply keeps it open.
-  win.addEventListener('pointerdown', () => clearTimeout(autoClose));
-  win.addEventListener('input', () => clearTimeout(autoClose));
 
   return { open, close };
 }

@@ -1,9 +1,10 @@
 /**
- * Answering Telegram updates (issue 5): a follower's text goes through the engine while "typing…"
- * shows, `/start` gets the greeting in the bot's language, media without words is kept in the
- * conversation and the follower is asked to write, a tap on a LIST button sends that file. Replies
- * go out through bot-api.ts (split text, files by type, buttons) after the plugins' outbound
- * transformers.
+ * Answering Telegram updates (issue 5): a follower's message (text, media, or both) goes through
+ * the engine while "typing…" shows, `/start` gets the greeting in the bot's language, a tap on a
+ * LIST button sends that file. Media travels as an inbound attachment with its `file_id`: a plugin
+ * may transcribe it, otherwise the engine keeps it and asks for words. Replies go out through
+ * bot-api.ts (split text, files by type, buttons) after the plugins' outbound transformers; a
+ * silent turn (the owner took over) sends nothing.
  */
 import type { Api } from 'grammy';
 import type { CallbackQuery, Message } from 'grammy/types';
@@ -18,10 +19,9 @@ import { type Attachment, languageCode } from '../../engine/schemas.ts';
 import { publicFileUrl } from '../../engine/storage/index.ts';
 import { findFile } from '../../engine/store/queries/files.ts';
 import { persistTurn } from '../../engine/store/queries/messages.ts';
-import { telegramCredentials } from '../../engine/store/queries/telegram.ts';
 import { type FileSource, sendReply } from './bot-api.ts';
 import type { Connection } from './index.ts';
-import { MEDIA_NAMES, MEDIA_RECEIVED } from './texts.ts';
+import { telegramCredentials } from './queries.ts';
 import { receivedMedia, TELEGRAM } from './updates.ts';
 
 /** What the handlers need from the adapter. */
@@ -56,12 +56,8 @@ export function createUpdateHandlers(deps: HandlerDeps) {
     }
   }
 
-  async function deliver(
-    conn: Connection,
-    chatId: string,
-    result: TurnResult,
-    turn: Parameters<ChannelContext['transformOutbound']>[1],
-  ) {
+  async function deliver(conn: Connection, chatId: string, result: TurnResult, inbound: InboundMessage) {
+    if (result.silent) return;
     const ctx = deps.ctx();
     const archivos = result.contenedorEmpatico.archivos;
     const base: OutboundMessage = {
@@ -71,21 +67,16 @@ export function createUpdateHandlers(deps: HandlerDeps) {
         ? { choices: archivos.lista.map((f) => ({ id: f.id, label: f.file_name })) }
         : {}),
     };
-    const message = await ctx.transformOutbound(base, turn);
+    const message = await ctx.transformOutbound(base, { chatbotId: conn.chatbotId, chatId, inbound });
     await sendReply(conn.api, chatId, message, resolveFile, conn.fileIds, (reason) =>
       recordError(conn.chatbotId, `Telegram rechazó el archivo ${result.attachment?.name ?? ''}: ${reason}`),
     );
   }
 
-  async function answerText(
-    conn: Connection,
-    bot: { id: string; user_id: string; business_name: string; idioma: string },
-    chatId: string,
-    inbound: InboundMessage,
-  ) {
+  async function answer(conn: Connection, chatId: string, inbound: InboundMessage) {
     const ctx = deps.ctx();
     const result = await whileTyping(conn.api, chatId, ctx.dispatch(inbound));
-    await deliver(conn, chatId, result, { inbound, bot });
+    await deliver(conn, chatId, result, inbound);
   }
 
   async function handleMessage(conn: Connection, message: Message) {
@@ -126,41 +117,26 @@ export function createUpdateHandlers(deps: HandlerDeps) {
       await sendReply(conn.api, chatId, { text: hello }, resolveFile, conn.fileIds);
       return;
     }
-    if (text) {
-      await answerText(conn, bot, chatId, {
-        chatbotId: bot.id,
-        channel: TELEGRAM,
-        follower,
-        text,
-        messageId,
-        ...(received ? { attachments: [{ type: received.kind, mime: received.mime ?? undefined }] } : {}),
-      });
-      return;
-    }
     // A service message (a member joined, a pin, a group upgrade) has neither words nor media: no reply.
-    if (!received) return;
-    // Media without words: kept in the conversation for the owner, and the follower is asked to write.
-    const kind = received.kind;
-    const reply = MEDIA_RECEIVED[lang].replace('{media}', MEDIA_NAMES[lang][kind]);
-    const { duplicate } = await persistTurn(ctx.db, {
+    if (!text && !received) return;
+    await answer(conn, chatId, {
       chatbotId: bot.id,
       channel: TELEGRAM,
-      userId: chatId,
-      username: follower.username,
+      follower,
+      text,
       messageId,
-      userText: `[${MEDIA_NAMES[lang][kind]}]`,
-      botText: reply,
-      meta: {
-        attachment: null,
-        archivosEnviados: [],
-        archivos: { action: 'NONE', lista: [] },
-        offline: false,
-        failed: false,
-        received: [{ kind, channelFileId: received.fileId, mime: received.mime }],
-      },
+      ...(received
+        ? {
+            attachments: [
+              {
+                type: received.kind,
+                channelFileId: received.fileId,
+                ...(received.mime ? { mime: received.mime } : {}),
+              },
+            ],
+          }
+        : {}),
     });
-    void duplicate; // a handled-but-unsent update is answered again: that is the point of the inbox
-    await sendReply(conn.api, chatId, { text: reply }, resolveFile, conn.fileIds);
   }
 
   async function handleCallback(conn: Connection, query: CallbackQuery) {
@@ -183,19 +159,14 @@ export function createUpdateHandlers(deps: HandlerDeps) {
     const file = found?.chatbot_id === conn.chatbotId ? found : undefined;
     const text = label ?? file?.file_name;
     if (!text) return;
-    await answerText(
-      conn,
-      { id: loaded.id, user_id: loaded.user_id, business_name: loaded.business_name, idioma: loaded.idioma },
-      chatId,
-      {
-        chatbotId: loaded.id,
-        channel: TELEGRAM,
-        follower: { id: chatId, username: query.from.username ?? query.from.first_name ?? null },
-        text,
-        messageId: `cb:${query.id}`,
-        offered: [fileId],
-      },
-    );
+    await answer(conn, chatId, {
+      chatbotId: loaded.id,
+      channel: TELEGRAM,
+      follower: { id: chatId, username: query.from.username ?? query.from.first_name ?? null },
+      text,
+      messageId: `cb:${query.id}`,
+      offered: [fileId],
+    });
   }
 
   return { handleMessage, handleCallback, resolveFile };

@@ -18,10 +18,10 @@ import type { Update } from 'grammy/types';
 import { z } from 'zod';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
 import type { ChannelAdapter, ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
-import { telegramBotIds, telegramCredentials } from '../../engine/store/queries/telegram.ts';
 import { describeError, isPermanent, MAX_TEXT, plainApi, sendingApi, sendReply } from './bot-api.ts';
 import { createUpdateHandlers } from './handle.ts';
 import { ALLOWED_UPDATES, Poller } from './poller.ts';
+import { telegramBotIds, telegramCredentials } from './queries.ts';
 import { telegramApiRoutes } from './routes.ts';
 import { chatIdOf, TELEGRAM } from './updates.ts';
 import { telegramWebhookSecret, webhookRoutes } from './webhook.ts';
@@ -127,7 +127,7 @@ export function createTelegramAdapter(): TelegramAdapter {
   const adapter: TelegramAdapter = {
     id: TELEGRAM,
     configSchema: TelegramConfig,
-    capabilities: { maxTextLength: MAX_TEXT, voiceNotes: true, choices: true, streaming: false },
+    capabilities: { maxTextLength: MAX_TEXT, voiceNotes: true, choices: true, streaming: false, push: true },
 
     async start(context) {
       ctx = context;
@@ -299,6 +299,29 @@ export function createTelegramAdapter(): TelegramAdapter {
       const conn = connections.get(chatbotId);
       if (!conn) throw new Error(`telegram bot ${chatbotId} is not connected`);
       await sendReply(conn.api, chatId, message, resolveFile, conn.fileIds);
+    },
+
+    /**
+     * Bot API `getFile`, then the download from `<api root>/file/bot<token>/<file_path>` (Bot API:
+     * files up to 20 MB, the link valid for at least an hour). The token never reaches a log: errors
+     * are described without the URL.
+     */
+    async downloadMedia(chatbotId, channelFileId) {
+      const conn = connections.get(chatbotId);
+      if (!conn) throw new Error(`telegram bot ${chatbotId} is not connected`);
+      const file = await conn.api.getFile(channelFileId);
+      if (!file.file_path) throw new Error('Telegram gave no path for this file (over 20 MB?)');
+      const { settings } = need();
+      const res = await fetch(
+        `${settings.TELEGRAM_API_ROOT}/file/bot${conn.config.token}/${file.file_path}`,
+        {
+          signal: AbortSignal.timeout(30_000),
+        },
+      ).catch((err: unknown) => {
+        throw new Error(`could not download the file from Telegram: ${describeError(err)}`);
+      });
+      if (!res.ok) throw new Error(`Telegram answered ${res.status} to the file download`);
+      return { data: Buffer.from(await res.arrayBuffer()), mime: res.headers.get('content-type') };
     },
 
     async stop() {

@@ -7,9 +7,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, botNotFound } from '../../engine/errors.ts';
 import { findNewestChatbot, findOwnedChatbot } from '../../engine/store/queries/chatbots.ts';
-import { botUsingTelegramBot, setTelegramConnection } from '../../engine/store/queries/telegram.ts';
 import { describeError, isTokenRejected, plainApi } from './bot-api.ts';
 import type { TelegramAdapter } from './index.ts';
+import { botUsingTelegramBot, setTelegramConnection } from './queries.ts';
 import { TELEGRAM_ERRORS } from './texts.ts';
 
 const ErrorBody = z.object({ error: z.string() });

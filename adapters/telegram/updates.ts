@@ -1,6 +1,6 @@
 /** Reading Bot API updates (https://core.telegram.org/bots/api#update). */
 import type { Message, Update } from 'grammy/types';
-import type { ReceivedKind } from './texts.ts';
+import type { ReceivedKind } from '../../engine/conversation/texts.ts';
 
 /** The channel id: inbox rows, conversation messages and followers carry it. */
 export const TELEGRAM = 'telegram';

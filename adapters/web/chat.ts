@@ -13,7 +13,8 @@ import { ChatMessageBody, ChatMessageReply, mentionId } from '../../engine/http/
 import { openSse } from '../../engine/http/sse.ts';
 import type { ChannelContext, TurnResult } from '../../engine/registry/index.ts';
 import { ArchivosBlock, LANG_CODES, languageCode } from '../../engine/schemas.ts';
-import { availability, botByKey, cors, ErrorBody } from './shared.ts';
+import { recordWidgetSeen } from '../../engine/store/queries/chatbots.ts';
+import { availability, botByKey, cors, ErrorBody, widgetSiteOrigin } from './shared.ts';
 import { WEB_ERRORS, WIDGET_TEXTS, WidgetTextsSchema } from './texts.ts';
 
 /** Rate limits of the public chat (per minute): a key's whole site, one visitor, one network address. */
@@ -59,6 +60,7 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
           description:
             'Issue 6, spec 001 §2: the business name, greeting and widget texts in the bot’s language, and ' +
             'whether the chat is available (the web service is on and the owner has days). CORS: any origin. ' +
+            'A request from another site (its `Origin`) records that site as where the widget loaded (issue 10). ' +
             '404 "No se encontró la configuración del bot para este IALanding." for an unknown key.',
           tags: ['web'],
           params: z.object({ key: z.string().min(1).max(100) }),
@@ -71,6 +73,11 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
               greeting: z.string(),
               available: z.boolean(),
               unavailableText: z.string().nullable(),
+              offline: z
+                .boolean()
+                .describe(
+                  'True while no LLM is configured: replies come from the offline responder (issue 10 §6).',
+                ),
               texts: WidgetTextsSchema,
             }),
             404: ErrorBody,
@@ -79,6 +86,12 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
       },
       async (req) => {
         const bot = await botByKey(ctx(), req.params.key);
+        // The widget loaded on the owner's site: /main's first steps tick "put the widget on your site".
+        const site = widgetSiteOrigin(req);
+        if (site)
+          await recordWidgetSeen(ctx().db, bot.id, site, new Date()).catch((err: unknown) =>
+            ctx().log.warn({ err }, 'could not record where the widget loaded'),
+          );
         const lang = languageCode(bot.idioma);
         return {
           chatbotId: bot.id,
@@ -87,6 +100,7 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
           lang,
           greeting: greeting(lang, bot.business_name),
           ...(await availability(ctx(), bot)),
+          offline: ctx().offline,
           texts: WIDGET_TEXTS[lang],
         };
       },
@@ -165,6 +179,7 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
           contenedorEmpatico: { archivos: r.contenedorEmpatico.archivos },
           offline: r.offline,
           duplicate: r.duplicate,
+          silent: r.silent,
         });
         if (!(req.headers.accept ?? '').includes('text/event-stream'))
           return shape(await ctx().dispatch(inbound));

@@ -11,11 +11,16 @@ import { z } from 'zod';
 import { greeting } from '../../engine/conversation/texts.ts';
 import { AppError } from '../../engine/errors.ts';
 import { FileRecord, fileRecord } from '../../engine/http/views.ts';
+import { publicDescription } from '../../engine/ranking/index.ts';
 import type { ChannelContext } from '../../engine/registry/index.ts';
 import { LANG_CODES, languageCode } from '../../engine/schemas.ts';
 import { findChatbot, findChatbotByKey } from '../../engine/store/queries/chatbots.ts';
 import { listFiles } from '../../engine/store/queries/files.ts';
-import { findActiveIalandingBySlug, updateIalanding } from '../../engine/store/queries/ialandings.ts';
+import {
+  findActiveIalandingBySlug,
+  findIalandingRedirect,
+  updateIalanding,
+} from '../../engine/store/queries/ialandings.ts';
 import { availability, cors, ErrorBody, html } from './shared.ts';
 import { WEB_ERRORS } from './texts.ts';
 
@@ -32,20 +37,28 @@ export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZo
             'Spec 001 §4: an active IALanding by slug, with its bot’s key, greeting (bot language), ' +
             'availability and files. 404 "IALanding no encontrada" when missing or inactive; 404 "No se ' +
             'encontró la configuración del bot para este IALanding." when its bot is gone. An empty ' +
-            'business name is repaired from the bot’s.',
+            'business name is repaired from the bot’s. A slug the landing had before (issue 10 §8: the ' +
+            'accented rule, or a renamed business) finds it too; `slug` is then the current one.',
           tags: ['web'],
           params: z.object({ slug: z.string().min(1).max(300) }),
           response: {
             200: z.object({
               slug: z.string(),
               business_name: z.string(),
-              business_description: z.string(),
+              public_description: z
+                .string()
+                .describe(
+                  'Issue 10 §7: the bot’s public description, or the first sentences of its business description without instructions.',
+                ),
               charla_key: z.string(),
               idioma: z.string(),
               lang: z.enum(LANG_CODES),
               greeting: z.string(),
               available: z.boolean(),
               unavailableText: z.string().nullable(),
+              offline: z
+                .boolean()
+                .describe('True while no LLM is configured (answers come from the offline responder).'),
               files: z.array(FileRecord),
             }),
             404: ErrorBody,
@@ -59,21 +72,27 @@ export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZo
         return {
           slug: landing.slug,
           business_name: landing.business_name || bot.business_name,
-          business_description: bot.business_description,
+          public_description: publicDescription(bot, lang),
           charla_key: bot.charla_key!,
           idioma: bot.idioma,
           lang,
           greeting: greeting(lang, bot.business_name),
           ...(await availability(ctx(), bot)),
+          offline: ctx().offline,
           files: files.map((f) => fileRecord(f, ctx().publicUrl)),
         };
       },
     );
 
-    /** An active landing and its bot, repairing an empty business name (spec 001 §4). */
+    /**
+     * An active landing and its bot, repairing an empty business name (spec 001 §4). A slug the
+     * landing had before finds it through its redirect (issue 10 §8).
+     */
     async function landingBySlug(slug: string) {
       const { db } = ctx();
-      const landing = await findActiveIalandingBySlug(db, slug);
+      const current = await findActiveIalandingBySlug(db, slug);
+      const moved = current ? undefined : await findIalandingRedirect(db, slug);
+      const landing = current ?? (moved ? await findActiveIalandingBySlug(db, moved) : undefined);
       if (!landing) throw new AppError('NOT_FOUND', WEB_ERRORS.landingNotFound);
       const bot =
         (landing.charla_key ? await findChatbotByKey(db, landing.charla_key) : undefined) ??
@@ -89,17 +108,27 @@ export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZo
     }
 
     // The landing page itself: the dashboard's HTML with the landing's own title and previews.
+    // A slug the landing had before answers 301 to the current one (issue 10 §8).
     app.get<{ Params: { slug: string } }>(
       '/ialanding/:slug',
       { config: { public: true }, schema: { hide: true } },
       async (req, reply) => {
+        const moved =
+          (await findActiveIalandingBySlug(ctx().db, req.params.slug)) === undefined
+            ? await findIalandingRedirect(ctx().db, req.params.slug)
+            : undefined;
+        if (moved) {
+          const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+          return reply.redirect(`/ialanding/${encodeURIComponent(moved)}${query}`, 301);
+        }
         const index = join(ctx().distDir, 'dashboard', 'index.html');
         if (!existsSync(index)) return reply.code(404).send({ error: 'dashboard not built' });
         let page = await readFile(index, 'utf8');
         try {
           const { landing, bot } = await landingBySlug(req.params.slug);
           const name = landing.business_name || bot.business_name;
-          const description = (bot.business_description || greeting(languageCode(bot.idioma), name))
+          const lang = languageCode(bot.idioma);
+          const description = (publicDescription(bot, lang) || greeting(lang, name))
             .replace(/\s+/g, ' ')
             .trim();
           // Previews show about 200 characters: cut at a word, with an ellipsis.

@@ -22,7 +22,7 @@ export function createWebAdapter(): ChannelAdapter<Record<string, never>> {
   return {
     id: WEB,
     configSchema: z.object({}).strict() as z.ZodType<Record<string, never>>,
-    capabilities: { maxTextLength: 20_000, voiceNotes: false, choices: true, streaming: true },
+    capabilities: { maxTextLength: 20_000, voiceNotes: false, choices: true, streaming: true, push: false },
     async start(context) {
       ctx = context;
     },

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { daysRemaining, isPaid } from '../../engine/auth/profiles.ts';
 import { AppError, botNotFound } from '../../engine/errors.ts';
 import type { ChannelContext } from '../../engine/registry/index.ts';
+import { botLanguageFor } from '../../engine/schemas.ts';
 import { newCharlaKey } from '../../engine/secrets.ts';
 import {
   findNewestChatbot,
@@ -37,6 +38,8 @@ export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod
         web_enabled: z.boolean(),
       }),
       ialanding: z.object({ slug: z.string(), is_active: z.boolean() }),
+      /** The owner's plan (`free`, `premium`, `monthly`…), null without a profile. */
+      plan: z.string().nullable(),
       daysRemaining: z.number().int(),
       paid: z.boolean(),
     });
@@ -50,7 +53,8 @@ export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod
           description:
             'Spec 001 §4 web channel load: an owner without a bot gets one named after the e-mail’s local ' +
             'part (or "Mi Bot") with a key and an IALanding; a bot without a key gets one; a bot without an ' +
-            'IALanding gets one. Returns the bot’s web fields, its IALanding and the days remaining.',
+            'IALanding gets one. A bot created here speaks the interface language the dashboard sends as ' +
+            '`x-app-language` (issue 10). Returns the bot’s web fields, its IALanding, the plan and the days remaining.',
           tags: ['web'],
           response: { 200: Web, 401: ErrorBody },
         },
@@ -64,6 +68,7 @@ export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod
             user_id: owner.id,
             business_name: owner.email.split('@')[0] || 'Mi Bot',
             business_description: '',
+            idioma: botLanguageFor(String(req.headers['x-app-language'] ?? '')),
             charla_key: newCharlaKey(),
           });
         } else if (!bot.charla_key) {
@@ -83,6 +88,7 @@ export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod
             web_enabled: bot.web_enabled,
           },
           ialanding: { slug: landing.slug, is_active: landing.is_active },
+          plan: profile?.plan ?? null,
           daysRemaining: days,
           paid,
         };

@@ -2,7 +2,7 @@
  * What the web channel's route modules share: CORS for the public routes, HTML escaping, and the
  * rule of availability (the web service switch and the owner's days, spec 001 §4).
  */
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import type { ChannelContext } from '../../engine/registry/index.ts';
@@ -50,4 +50,23 @@ export async function botByKey(ctx: ChannelContext, key: string): Promise<Chatbo
   const bot = await findChatbotByKey(ctx.db, key);
   if (!bot) throw new AppError('NOT_FOUND', WEB_ERRORS.keyNotFound);
   return bot;
+}
+
+/**
+ * The website a widget request comes from: the request's `Origin` when it is another site than
+ * Charla itself (the dashboard's own pages and the IALanding are Charla's origin and do not count),
+ * else null. Browsers send `Origin` on the widget's cross-origin fetches; `null` origins (files,
+ * sandboxed frames) are not sites.
+ */
+export function widgetSiteOrigin(req: FastifyRequest): string | null {
+  const origin = req.headers.origin;
+  if (!origin || origin === 'null') return null;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  return url.host === req.headers.host ? null : url.origin;
 }

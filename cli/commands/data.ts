@@ -11,6 +11,7 @@ import { createSessionToken, upsertOwnerWithPassword } from '../../engine/auth/o
 import { loadConfig } from '../../engine/config.ts';
 import { AppError } from '../../engine/errors.ts';
 import { addFile, removeFile } from '../../engine/files.ts';
+import { Registry } from '../../engine/registry/index.ts';
 import {
   BOT_LANGUAGES,
   type BotLanguage,
@@ -20,15 +21,17 @@ import {
   DEFAULT_STYLE,
   LANGUAGE_CODES,
   languageCode,
+  PUBLIC_DESCRIPTION_MAX,
   STYLES,
 } from '../../engine/schemas.ts';
 import { resolveSecret } from '../../engine/secrets.ts';
 import { publicFileUrl } from '../../engine/storage/index.ts';
 import { DataDirBusyError, openStore } from '../../engine/store/connect.ts';
-import { migrateToLatest } from '../../engine/store/migrate.ts';
+import { migratePlugins, migrateToLatest } from '../../engine/store/migrate.ts';
 import { findChatbot, insertChatbot, listChatbots } from '../../engine/store/queries/chatbots.ts';
 import { findFile, listFiles, listOwnerFileKeys } from '../../engine/store/queries/files.ts';
 import { deleteOwner, ensureOwner, findOwnerByEmail, listOwners } from '../../engine/store/queries/owners.ts';
+import { plugins } from '../../plugins/index.ts';
 import { seedDemo } from '../seed.ts';
 import { CliError, cliLogger, EXIT, output, progress, withApp } from '../util.ts';
 
@@ -63,9 +66,15 @@ async function migrate(): Promise<void> {
     throw err;
   }
   try {
-    const { applied } = await migrateToLatest(store.db, (r) =>
+    const core = await migrateToLatest(store.db, (r) =>
       progress(`${r.status === 'Success' ? 'applied' : r.status} ${r.migrationName}`),
     );
+    // Each feature plugin's own tables, after Charla's (docs/plugins.md).
+    const pluginMigrations = new Registry([], plugins, cliLogger()).migrations();
+    const own = await migratePlugins(store.db, pluginMigrations, (r) =>
+      progress(`${r.status === 'Success' ? 'applied' : r.status} ${r.plugin}/${r.migrationName}`),
+    );
+    const applied = [...core.applied, ...own.applied];
     const auth = createAuth({
       db: store.db,
       baseURL: config.publicUrl,
@@ -154,6 +163,7 @@ export function registerData(program: Command): void {
             `${bot.business_name}  (${bot.id})`,
             `  style ${bot.chatbot_style} · language ${bot.idioma} · category ${bot.category} · ${bot.is_public ? 'public' : 'private'}`,
             `  description: ${bot.business_description}`,
+            bot.public_description ? `  public description: ${bot.public_description}` : '',
             bot.expectations ? `  expectations: ${bot.expectations}` : '',
             `  replies: ${bot.responses_count} · likes: ${bot.likes_count}`,
             `  files (${files.length}):`,
@@ -181,6 +191,11 @@ export function registerData(program: Command): void {
     )
     .option('--category <category>', `category: ${CATEGORIES.join(', ')}`, DEFAULT_CATEGORY)
     .option('--expectations <text>', 'what the owner expects from the bot', '')
+    .option(
+      '--public-description <text>',
+      'what the public IALanding says about the business (default: the description’s first sentences, instructions left out)',
+      '',
+    )
     .option('--json', 'print JSON')
     .action(
       (opts: {
@@ -191,6 +206,7 @@ export function registerData(program: Command): void {
         language: string;
         category: string;
         expectations: string;
+        publicDescription: string;
         json?: boolean;
       }) =>
         withApp(async (app) => {
@@ -202,6 +218,11 @@ export function registerData(program: Command): void {
               EXIT.usage,
             );
           }
+          if (opts.publicDescription.trim().length > PUBLIC_DESCRIPTION_MAX)
+            throw new CliError(
+              `--public-description has more than ${PUBLIC_DESCRIPTION_MAX} characters`,
+              EXIT.usage,
+            );
           const values = {
             business_name: opts.name.trim(),
             business_description: opts.description.trim(),
@@ -209,6 +230,7 @@ export function registerData(program: Command): void {
             idioma: parseLanguage(opts.language),
             category: parseEnum('category', CATEGORIES, opts.category),
             expectations: opts.expectations.trim(),
+            public_description: opts.publicDescription.trim(),
           };
           const { owner } = await ensureOwner(app.store.db, opts.owner);
           const bot = await insertChatbot(app.store.db, { user_id: owner.id, ...values });
@@ -224,7 +246,10 @@ export function registerData(program: Command): void {
   files
     .command('add <botId> <path>')
     .description('attach a file (pdf, image, audio, video; 10 MB, 10 files and 100 MB a bot)')
-    .requiredOption('--keyword <keywords>', 'comma-separated keywords, e.g. "menu,carta"')
+    .requiredOption(
+      '--keyword <keywords>',
+      'keywords separated by commas or spaces (each word is one keyword), e.g. "menu,carta"',
+    )
     .requiredOption('--context <text>', 'what the file is, for the bot')
     .option('--json', 'print JSON')
     .action((botId: string, path: string, opts: { keyword: string; context: string; json?: boolean }) =>

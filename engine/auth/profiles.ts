@@ -3,6 +3,7 @@
  * has left and whether they count as paid; every screen and gate calls these.
  */
 import type { Kysely } from 'kysely';
+import { isSubscriptionPlan } from '../schemas.ts';
 import type { Database } from '../store/database.ts';
 import { findProfile, insertProfileIfMissing } from '../store/queries/owners.ts';
 
@@ -28,7 +29,7 @@ export function daysRemaining(profile: ProfileLike | null | undefined, now: Date
 /** "Paid" (spec 000 §4, 001 §4): the plan is premium or monthly, or the expiry is in the future. */
 export function isPaid(profile: ProfileLike | null | undefined, now: Date = new Date()): boolean {
   if (!profile) return false;
-  if (profile.plan === 'premium' || profile.plan === 'monthly') return true;
+  if (isSubscriptionPlan(profile.plan)) return true;
   if (!profile.expires_at) return false;
   const expires = new Date(profile.expires_at).getTime();
   return !Number.isNaN(expires) && expires > now.getTime();
@@ -36,8 +37,9 @@ export function isPaid(profile: ProfileLike | null | undefined, now: Date = new 
 
 /**
  * Creates an owner's profile on first sign-in (issue 3): plan `free`, expiring `trialDays` days
- * from now (the marketing site's 30-day free trial), or never when `trialDays` is 0 (the spec's
- * "no expiry"). An existing profile is left as it is.
+ * from now (the marketing site's 30-day free trial). With `trialDays` 0 (`CHARLA_TRIAL_DAYS=0`, a
+ * server that does not sell days, issue 11 §7: "keeps meaning no expiry") the profile is `premium`
+ * with no expiry: access never runs out. An existing profile is left as it is.
  */
 export async function ensureProfile(
   db: Kysely<Database>,
@@ -48,7 +50,7 @@ export async function ensureProfile(
   if (await findProfile(db, userId)) return;
   await insertProfileIfMissing(db, {
     user_id: userId,
-    plan: 'free',
+    plan: trialDays > 0 ? 'free' : 'premium',
     expires_at: trialDays > 0 ? new Date(now.getTime() + trialDays * DAY_MS) : null,
   });
 }

@@ -10,7 +10,7 @@ import { isPaid } from '../auth/profiles.ts';
 import type { Logger } from '../logger.ts';
 import type { ChannelAdapter } from '../registry/index.ts';
 import type { Database } from '../store/database.ts';
-import { ownerPlans } from '../store/queries/chatbots.ts';
+import { chatbotIdsOfOwner, ownerPlans } from '../store/queries/chatbots.ts';
 
 /** Options of {@link ChannelSupervisor}. */
 export interface SupervisorOptions {
@@ -82,6 +82,11 @@ export class ChannelSupervisor {
       if (allowed && !connected) await this.apply(adapter, chatbotId, 'connect');
       else if (!allowed && connected) await this.apply(adapter, chatbotId, configured ? 'paused' : 'removed');
     }
+  }
+
+  /** Reconciles every bot of an owner now (after a payment, a coupon or a grant changed their days). */
+  async reconcileOwner(userId: string): Promise<void> {
+    for (const id of await chatbotIdsOfOwner(this.db, userId)) await this.reconcile(id);
   }
 
   /** True when the bot's owner has days left (or a paid plan), so its channels may run. */

@@ -10,7 +10,15 @@ import { buildEmpathyContainer } from '../empathy/index.ts';
 import { AppError, botNotFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { matchFiles } from '../matching/index.ts';
-import type { InboundMessage, Registry, TurnResult } from '../registry/index.ts';
+import {
+  type InboundMessage,
+  type Registry,
+  type ToolCallRecord,
+  type TurnBot,
+  type TurnContext,
+  type TurnResult,
+  toolDefinitions,
+} from '../registry/index.ts';
 import {
   type ArchivosBlock,
   type Attachment,
@@ -21,13 +29,20 @@ import {
 } from '../schemas.ts';
 import { publicFileUrl } from '../storage/index.ts';
 import { TurnSideEffects } from '../store/batcher.ts';
-import type { ChatbotFile, Database, StoredTurnMeta } from '../store/database.ts';
+import type { Chatbot, ChatbotFile, Database, InboundMeta, StoredTurnMeta } from '../store/database.ts';
 import { loadConversation, persistTurn, type StoredTurn } from '../store/queries/messages.ts';
 import { BotCache } from './cache.ts';
 import type { LlmClient } from './llm.ts';
 import { offlineReply } from './offline.ts';
 import { buildMessages, buildSystemPrompt } from './prompt.ts';
-import { FAILURE_TEXTS, fileSentence, listOffer } from './texts.ts';
+import {
+  FAILURE_TEXTS,
+  fileSentence,
+  listOffer,
+  MEDIA_NAMES,
+  MEDIA_RECEIVED,
+  receivedKind,
+} from './texts.ts';
 
 /** Messages of stored history sent to the LLM. */
 export const HISTORY_LIMIT = 12;
@@ -61,11 +76,26 @@ function fileRef(f: ChatbotFile): FileRef {
 /** Anonymous web visitors share one follower id; their history is the client's, never the store's. */
 export const ANONYMOUS_FOLLOWER = 'anonymous';
 
+/** The bot as plugins see it (registry TurnBot): identity, language, clock and feature flags. */
+export function turnBotOf(bot: Chatbot): TurnBot {
+  return {
+    id: bot.id,
+    user_id: bot.user_id,
+    business_name: bot.business_name,
+    idioma: bot.idioma,
+    timezone: bot.timezone,
+    enable_audio: bot.enable_audio,
+    enable_web_search: bot.enable_web_search,
+    enable_reservations: bot.enable_reservations,
+    selected_voice_id: bot.selected_voice_id,
+  };
+}
+
 export class ConversationEngine {
   readonly cache: BotCache;
   private readonly inflight = new Map<string, Promise<TurnResult>>();
   private readonly now: () => Date;
-  private readonly effects: TurnSideEffects;
+  readonly effects: TurnSideEffects;
 
   constructor(private readonly deps: EngineDeps) {
     this.cache = deps.cache ?? new BotCache(deps.db);
@@ -90,12 +120,13 @@ export class ConversationEngine {
 
   /**
    * Answers one follower message.
-   * @throws AppError NOT_FOUND (unknown bot, spec text), BAD_REQUEST (empty or too long message).
-   *   An LLM failure is not thrown: the follower gets the spec's failure text and both messages are stored.
+   * @throws AppError NOT_FOUND (unknown bot, spec text), BAD_REQUEST (empty or too long message;
+   *   a message with media may have no text). An LLM failure is not thrown: the follower gets the
+   *   spec's failure text and both messages are stored.
    */
   async handleTurn(inbound: InboundMessage, options: TurnOptions = {}): Promise<TurnResult> {
     const text = inbound.text.trim();
-    if (!text) throw new AppError('BAD_REQUEST', 'El mensaje está vacío.');
+    if (!text && !inbound.attachments?.length) throw new AppError('BAD_REQUEST', 'El mensaje está vacío.');
     if (text.length > MAX_MESSAGE_CHARS)
       throw new AppError('BAD_REQUEST', `El mensaje supera los ${MAX_MESSAGE_CHARS} caracteres.`);
     // A message without a channel id gets a fresh one: it cannot have been answered before.
@@ -150,15 +181,57 @@ export class ConversationEngine {
       inbound.offered ??
       (lastMeta?.archivos.action === 'LIST' ? lastMeta.archivos.lista.map((f) => f.id) : []);
 
-    const turnBot = {
-      id: bot.id,
-      user_id: bot.user_id,
-      business_name: bot.business_name,
-      idioma: bot.idioma,
-    };
-    const intercepted = await this.deps.registry.runMiddleware({ inbound, bot: turnBot });
+    const turn = this.turnContext(inbound, bot, files, history);
+    // Middleware may answer, silence (an owner took over) or rewrite the text (a transcript).
+    const decision = await this.deps.registry.runMiddleware(turn);
+    const originalText = inbound.text;
+    inbound = { ...inbound, text: decision.text.trim() };
+    turn.inbound = inbound;
+    const received = (inbound.attachments ?? []).map((a) => ({
+      kind: receivedKind(a.type),
+      channelFileId: a.channelFileId ?? null,
+      mime: a.mime ?? null,
+    }));
+    const mediaName = received[0] ? MEDIA_NAMES[lang][received[0].kind] : null;
+    const userText = inbound.text || (mediaName ? `[${mediaName}]` : '');
+    const userMeta: InboundMeta | null =
+      received.length > 0 || originalText !== userText || decision.stop?.kind === 'silent'
+        ? {
+            ...(received.length > 0 ? { received } : {}),
+            ...(originalText && originalText !== userText ? { originalText } : {}),
+            ...(decision.stop?.kind === 'silent'
+              ? { silent: { plugin: decision.stop.plugin, reason: decision.stop.reason } }
+              : {}),
+          }
+        : null;
 
-    const match = intercepted ? null : matchFiles(inbound.text, files, { offered, sent: sentBefore });
+    if (decision.stop?.kind === 'silent') {
+      const { turn: stored, duplicate } = await persistTurn(this.deps.db, {
+        chatbotId: bot.id,
+        channel: inbound.channel,
+        userId: inbound.follower.id,
+        username: inbound.follower.username ?? null,
+        messageId: inbound.messageId,
+        userText,
+        userMeta,
+        botText: null,
+        meta: EMPTY_META,
+      });
+      if (duplicate) return this.fromStored(stored, inbound, files, lang, bot);
+      this.effects.record({
+        chatbotId: bot.id,
+        channel: inbound.channel,
+        userId: inbound.follower.id,
+        replies: 0,
+      });
+      return this.fromStored(stored, inbound, files, lang, bot, false);
+    }
+    const intercepted = decision.stop?.kind === 'reply' ? decision.stop : undefined;
+    // Media nobody turned into words: kept for the owner, and the follower is asked to write.
+    const wordless = !intercepted && !inbound.text;
+
+    const match =
+      intercepted || wordless ? null : matchFiles(inbound.text, files, { offered, sent: sentBefore });
     const sending = match?.action === 'SEND' ? match.files[0]! : null;
     const archivos: ArchivosBlock =
       match?.action === 'LIST'
@@ -167,7 +240,7 @@ export class ConversationEngine {
     const sentIds = sending && !sentBefore.includes(sending.id) ? [...sentBefore, sending.id] : sentBefore;
     const alreadySent = (match?.alreadySent ?? []).map(fileRef);
     const container = buildEmpathyContainer({
-      message: inbound.text,
+      message: userText,
       history,
       lang,
       files: files.map(fileRef),
@@ -176,7 +249,7 @@ export class ConversationEngine {
       alreadySent,
       archivos,
       businessName: bot.business_name,
-      now: this.now(),
+      now: turn.now,
       timezone: bot.timezone,
     });
 
@@ -193,17 +266,30 @@ export class ConversationEngine {
 
     let reply: string;
     let failed = false;
-    const offline = !intercepted && this.deps.llm === null;
+    const toolCalls: ToolCallRecord[] = [];
+    const offline = !intercepted && !wordless && this.deps.llm === null;
     if (intercepted) {
       reply = intercepted.reply;
       options.onToken?.(reply);
+    } else if (wordless) {
+      reply = MEDIA_RECEIVED[lang].replace('{media}', mediaName ?? MEDIA_NAMES[lang].other);
+      options.onToken?.(reply);
     } else if (this.deps.llm) {
       try {
-        const fragments = await this.deps.registry.promptFragments(turnBot);
+        const runner = this.deps.registry.toolRunner(turn, toolCalls);
+        const fragments = await this.deps.registry.promptFragments(turn.bot);
         const system = buildSystemPrompt({ bot, lang, files, fragments, container });
         reply = await this.deps.llm.complete(buildMessages(system, history, inbound.text), {
           ...(options.onToken ? { onToken: options.onToken } : {}),
           ...(options.signal ? { signal: options.signal } : {}),
+          ...(runner.available.length > 0
+            ? {
+                tools: {
+                  definitions: toolDefinitions(runner.available.map((tool) => ({ tool }))),
+                  run: (name: string, input: unknown) => runner.run(name, input),
+                },
+              }
+            : {}),
         });
       } catch (err) {
         failed = true;
@@ -215,15 +301,19 @@ export class ConversationEngine {
         options.onToken?.(reply);
       }
     } else {
-      reply = offlineReply({
-        lang,
-        businessName: bot.business_name,
-        businessDescription: bot.business_description,
-        files,
-        container,
-        firstTurn: history.length === 0,
-      });
-      if (!reply && attachment) reply = attachment.caption;
+      reply = (await this.offlineDialogue(turn, toolCalls)) ?? '';
+      if (!reply) {
+        reply = offlineReply({
+          lang,
+          businessName: bot.business_name,
+          businessDescription: bot.business_description,
+          message: inbound.text,
+          files,
+          container,
+          firstTurn: history.length === 0,
+        });
+        if (!reply && attachment) reply = attachment.caption;
+      }
       emitInPieces(reply, options.onToken);
     }
     if (archivos.action === 'LIST' && !failed) {
@@ -236,18 +326,26 @@ export class ConversationEngine {
       options.onToken?.(suffix);
     }
 
-    const meta: StoredTurnMeta = { attachment, archivosEnviados: sentIds, archivos, offline, failed };
-    const { turn, duplicate } = await persistTurn(this.deps.db, {
+    const meta: StoredTurnMeta = {
+      attachment,
+      archivosEnviados: sentIds,
+      archivos,
+      offline,
+      failed,
+      ...(toolCalls.length > 0 ? { tools: toolCalls } : {}),
+    };
+    const { turn: stored, duplicate } = await persistTurn(this.deps.db, {
       chatbotId: bot.id,
       channel: inbound.channel,
       userId: inbound.follower.id,
       username: inbound.follower.username ?? null,
       messageId: inbound.messageId,
-      userText: inbound.text,
+      userText,
+      userMeta,
       botText: reply,
       meta,
     });
-    if (duplicate) return this.fromStored(turn, inbound, files, lang, bot);
+    if (duplicate) return this.fromStored(stored, inbound, files, lang, bot);
     this.effects.record({ chatbotId: bot.id, channel: inbound.channel, userId: inbound.follower.id });
     return {
       reply,
@@ -257,7 +355,51 @@ export class ConversationEngine {
       offline,
       failed,
       duplicate: false,
+      silent: false,
+      tools: toolCalls,
     };
+  }
+
+  /** What plugins see of this turn (registry TurnContext). */
+  private turnContext(
+    inbound: InboundMessage,
+    bot: Chatbot,
+    files: ChatbotFile[],
+    history: HistoryItem[],
+  ): TurnContext {
+    const adapter = this.deps.registry.adapters.get(inbound.channel);
+    return {
+      inbound,
+      bot: turnBotOf(bot),
+      files: files.map((f) => ({ ...fileRef(f), context: f.context })),
+      history,
+      offline: this.deps.llm === null,
+      turnKey: `${inbound.chatbotId}:${inbound.channel}:${inbound.messageId}`,
+      now: this.now(),
+      capabilities: adapter?.capabilities ?? null,
+      async media(index) {
+        const attachment = inbound.attachments?.[index];
+        if (!attachment?.channelFileId) throw new Error(`attachment ${index} has no channel file id`);
+        if (!adapter?.downloadMedia) throw new Error(`channel ${inbound.channel} cannot download media`);
+        return adapter.downloadMedia(inbound.chatbotId, attachment.channelFileId);
+      },
+    };
+  }
+
+  /** The plugins' offline dialogues (no LLM): the first reply wins; tool calls are recorded. */
+  private async offlineDialogue(turn: TurnContext, record: ToolCallRecord[]): Promise<string | undefined> {
+    const handlers = this.deps.registry.offlineHandlers();
+    if (handlers.length === 0) return undefined;
+    const runner = this.deps.registry.toolRunner(turn, record);
+    for (const { plugin, handler } of handlers) {
+      try {
+        const out = await handler(turn, runner);
+        if (out?.reply.trim()) return out.reply;
+      } catch (err) {
+        this.deps.log.error({ err, plugin }, 'plugin offline dialogue failed; the offline responder answers');
+      }
+    }
+    return undefined;
   }
 
   /** Rebuilds the answer of a stored turn (a retried message id). */
@@ -267,6 +409,7 @@ export class ConversationEngine {
     files: ChatbotFile[],
     lang: ReturnType<typeof languageCode>,
     bot: { business_name: string; timezone: string },
+    duplicate = true,
   ): TurnResult {
     const meta = stored.meta;
     const archivos = meta?.archivos ?? { action: 'NONE' as const, lista: [] };
@@ -290,10 +433,21 @@ export class ConversationEngine {
       contenedorEmpatico: container,
       offline: meta?.offline ?? false,
       failed: meta?.failed ?? false,
-      duplicate: true,
+      duplicate,
+      silent: Boolean(stored.silent),
+      tools: meta?.tools ?? [],
     };
   }
 }
+
+/** What a silent turn stores with its (absent) reply. */
+const EMPTY_META: StoredTurnMeta = {
+  attachment: null,
+  archivosEnviados: [],
+  archivos: { action: 'NONE', lista: [] },
+  offline: false,
+  failed: false,
+};
 
 /** Streams a ready text word by word, so offline replies look like streamed ones. */
 function emitInPieces(reply: string, onToken?: (text: string) => void): void {

@@ -1,24 +1,33 @@
 /**
  * The offline responder: with no LLM configured, a bot still answers, deterministically, from its
- * own fields and files, in its language. Replies say nothing false: they introduce the business,
- * point at the files by keyword, and ask what the follower needs.
+ * own description and files, in its language (issue 10 §6). Replies say nothing false:
+ * - a question the description answers gets the description's most relevant sentences (BM25 over
+ *   sentences, engine/ranking), e.g. the opening hours for "¿A qué hora abrís el sábado?";
+ * - files are offered by their context text ("La carta completa…"), those that fit the question
+ *   first, never by their keywords (owners' triggers such as "foto10" are not for followers);
+ * - a question it cannot answer gets "No encuentro ese dato…"; small talk gets who the bot is
+ *   (with the first sentences of the description on a first turn); then the files, or a question
+ *   about what the follower needs.
+ * Sentences that instruct the bot ("Atiende con cercanía…") are never quoted.
  */
+import { fileDescription, publicSummary, relevantFiles, relevantSentences, terms } from '../ranking/index.ts';
 import type { ContenedorEmpatico, LangCode } from '../schemas.ts';
 import { fill, greeting, OFFLINE_OPENERS, OFFLINE_TEXTS } from './texts.ts';
 
-/** The first sentence of a text (at most 240 characters). */
-function firstSentence(text: string): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  const match = clean.match(/^.{1,240}?[.!?](\s|$)/);
-  return (match ? match[0] : clean.slice(0, 240)).trim();
-}
+/** Most files listed in one offline offer. */
+export const OFFLINE_MAX_OFFERED = 5;
+/** Longest business summary on a first turn, in characters. */
+const SUMMARY_CHARS = 240;
 
 /** What the offline responder reads. */
 export interface OfflineInput {
   lang: LangCode;
   businessName: string;
   businessDescription: string;
-  files: ReadonlyArray<{ file_name: string; keyword: string }>;
+  /** The follower's message. */
+  message: string;
+  /** The bot's files in display order. */
+  files: ReadonlyArray<{ id: string; file_name: string; keyword: string; context: string }>;
   container: ContenedorEmpatico;
   /** True on the follower's first message. */
   firstTurn: boolean;
@@ -26,39 +35,45 @@ export interface OfflineInput {
 
 /**
  * Answers one turn without an LLM. When a file is sent or listed, the engine adds the file's
- * sentence or the list itself; this reply covers the rest.
+ * sentence or the list itself and this returns ''; otherwise it returns the whole reply.
  */
 export function offlineReply(input: OfflineInput): string {
-  const t = OFFLINE_TEXTS[input.lang];
+  const { lang } = input;
+  const t = OFFLINE_TEXTS[lang];
   const a = input.container.analisisInterno;
   const action = input.container.archivos.action;
   if (action === 'SEND' || action === 'LIST') return '';
+  const state = input.container.estadoEmpatico.estado;
+  const opener = state === 'neutral' ? [] : [OFFLINE_OPENERS[lang][state]];
   const alreadySent =
     a.alertas.length > 0 && a.archivoMencionado && a.archivosEnviados.includes(a.archivoMencionado.id);
-  if (alreadySent && a.archivoMencionado) {
-    const state = input.container.estadoEmpatico.estado;
-    const opener = state === 'neutral' ? '' : `${OFFLINE_OPENERS[input.lang][state]} `;
-    return opener + fill(t.already, { file: a.archivoMencionado.file_name });
-  }
-  const parts: string[] = [];
-  const state = input.container.estadoEmpatico.estado;
-  if (state !== 'neutral') parts.push(OFFLINE_OPENERS[input.lang][state]);
-  if (input.firstTurn) {
-    parts.push(greeting(input.lang, input.businessName));
-    const about = firstSentence(input.businessDescription);
-    if (about) parts.push(about);
+  if (alreadySent && a.archivoMencionado)
+    return [...opener, fill(t.already, { file: a.archivoMencionado.file_name })].join(' ');
+
+  const business = { business: input.businessName };
+  const unsent = input.files.filter((f) => !a.archivosEnviados.includes(f.id));
+  const answer = relevantSentences(input.message, input.businessDescription, lang);
+  const fitting = relevantFiles(input.message, unsent, lang);
+  const lead = [...opener];
+  let offer: { heading: string; files: typeof unsent } | null = null;
+
+  if (answer.length > 0) {
+    if (input.firstTurn) lead.push(fill(t.intro, business));
+    lead.push(answer.join(' '));
+    if (fitting.length > 0) offer = { heading: t.alsoFiles, files: fitting };
   } else {
-    parts.push(fill(t.intro, { business: input.businessName }));
+    const asked = state === 'neutral' && terms(input.message, lang).length > 0;
+    const about = input.firstTurn ? publicSummary(input.businessDescription, lang, SUMMARY_CHARS) : '';
+    if (asked) lead.push(fill(t.notFound, business));
+    else if (about) lead.push(fill(t.intro, business), about);
+    else if (input.firstTurn && opener.length === 0) lead.push(greeting(lang, input.businessName));
+    else lead.push(fill(t.intro, business));
+    const files = fitting.length > 0 ? fitting : unsent;
+    if (files.length > 0) offer = { heading: t.files, files };
+    else lead.push(input.firstTurn ? t.contact : t.noFiles);
   }
-  const keywords = input.files
-    .map((f) => f.keyword.split(',')[0]?.trim())
-    .filter((k): k is string => Boolean(k));
-  parts.push(
-    keywords.length > 0
-      ? fill(t.files, { list: keywords.join(', ') })
-      : input.firstTurn
-        ? t.contact
-        : t.noFiles,
-  );
-  return parts.join(' ');
+  const text = lead.join(' ');
+  if (!offer) return text;
+  const lines = offer.files.slice(0, OFFLINE_MAX_OFFERED).map((f) => `• ${fileDescription(f, lang)}`);
+  return [text, offer.heading, ...lines, t.ask].join('\n');
 }

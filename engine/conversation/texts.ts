@@ -165,31 +165,46 @@ export const OFFLINE_OPENERS: PerLang<Record<'contento' | 'frustrado' | 'urgente
   },
 };
 
-/** The offline responder's sentences (no LLM configured). */
+/**
+ * The offline responder's sentences (no LLM configured). `files` and `alsoFiles` head a list of
+ * files named by their context text (issue 10 §6: never by keyword); `ask` follows it.
+ */
 export const OFFLINE_TEXTS: PerLang<{
   intro: string;
   files: string;
+  alsoFiles: string;
+  ask: string;
+  notFound: string;
   noFiles: string;
   already: string;
   contact: string;
 }> = {
   es: {
     intro: 'Soy el asistente de {business}.',
-    files: 'Puedo enviarte: {list}. Escribe la palabra clave de lo que quieras.',
+    files: 'Puedo enviarte:',
+    alsoFiles: 'También puedo enviarte:',
+    ask: 'Dime cuál quieres y te lo envío.',
+    notFound: 'No encuentro ese dato en la información de {business}.',
     noFiles: '¿En qué más puedo ayudarte?',
     already: 'Ya te envié «{file}» más arriba. Si quieres que lo reenvíe, pídemelo por su nombre.',
     contact: 'Cuéntame qué necesitas y te ayudo.',
   },
   en: {
     intro: 'I am the assistant of {business}.',
-    files: 'I can send you: {list}. Type the keyword of what you want.',
+    files: 'I can send you:',
+    alsoFiles: 'I can also send you:',
+    ask: 'Tell me which one you want and I will send it.',
+    notFound: 'I cannot find that in what I know about {business}.',
     noFiles: 'What else can I help you with?',
     already: 'I already sent you “{file}” above. Ask for it by name if you want it again.',
     contact: 'Tell me what you need and I will help.',
   },
   fr: {
     intro: 'Je suis l’assistant de {business}.',
-    files: 'Je peux vous envoyer : {list}. Écrivez le mot-clé de ce que vous voulez.',
+    files: 'Je peux vous envoyer :',
+    alsoFiles: 'Je peux aussi vous envoyer :',
+    ask: 'Dites-moi lequel vous voulez et je vous l’envoie.',
+    notFound: 'Je ne trouve pas cette information sur {business}.',
     noFiles: 'Que puis-je faire d’autre pour vous ?',
     already:
       'Je vous ai déjà envoyé « {file} » plus haut. Demandez-le par son nom pour le recevoir à nouveau.',
@@ -197,7 +212,10 @@ export const OFFLINE_TEXTS: PerLang<{
   },
   de: {
     intro: 'Ich bin der Assistent von {business}.',
-    files: 'Ich kann dir schicken: {list}. Schreib das Stichwort von dem, was du möchtest.',
+    files: 'Ich kann dir schicken:',
+    alsoFiles: 'Ich kann dir auch schicken:',
+    ask: 'Sag mir, was du möchtest, und ich schicke es dir.',
+    notFound: 'Dazu finde ich nichts in den Infos von {business}.',
     noFiles: 'Wobei kann ich noch helfen?',
     already:
       'Ich habe dir „{file}“ schon weiter oben geschickt. Frag mit dem Namen danach, wenn du es noch einmal willst.',
@@ -205,21 +223,30 @@ export const OFFLINE_TEXTS: PerLang<{
   },
   it: {
     intro: 'Sono l’assistente di {business}.',
-    files: 'Posso inviarti: {list}. Scrivi la parola chiave di ciò che vuoi.',
+    files: 'Posso inviarti:',
+    alsoFiles: 'Posso anche inviarti:',
+    ask: 'Dimmi quale vuoi e te lo invio.',
+    notFound: 'Non trovo questa informazione su {business}.',
     noFiles: 'In cos’altro posso aiutarti?',
     already: 'Ti ho già inviato «{file}» più sopra. Chiedilo per nome se lo vuoi di nuovo.',
     contact: 'Dimmi di cosa hai bisogno.',
   },
   ru: {
     intro: 'Я ассистент {business}.',
-    files: 'Я могу отправить: {list}. Напишите ключевое слово того, что вам нужно.',
+    files: 'Я могу отправить:',
+    alsoFiles: 'Ещё я могу отправить:',
+    ask: 'Напишите, что из этого вам нужно, и я отправлю.',
+    notFound: 'Я не нашёл этого в информации о {business}.',
     noFiles: 'Чем ещё могу помочь?',
     already: 'Я уже отправил «{file}» выше. Попросите его по названию, если нужно снова.',
     contact: 'Расскажите, что вам нужно.',
   },
   hi: {
     intro: 'मैं {business} का सहायक हूँ।',
-    files: 'मैं आपको भेज सकता हूँ: {list}। जो चाहिए उसका कीवर्ड लिखें।',
+    files: 'मैं आपको भेज सकता हूँ:',
+    alsoFiles: 'मैं आपको यह भी भेज सकता हूँ:',
+    ask: 'बताइए कौन-सा चाहिए, मैं भेज दूँगा।',
+    notFound: '{business} की जानकारी में मुझे यह नहीं मिला।',
     noFiles: 'मैं और किस बात में मदद कर सकता हूँ?',
     already: 'मैंने «{file}» पहले ही ऊपर भेज दिया है। दोबारा चाहिए तो उसका नाम लिखें।',
     contact: 'बताइए आपको क्या चाहिए।',
@@ -257,3 +284,93 @@ export function listOffer(lang: LangCode, names: readonly string[]): string {
   const t = LIST_TEXTS[lang];
   return [t.intro, ...names.map((n, i) => `${i + 1}. ${n}`), t.pick].join('\n');
 }
+
+/** The kinds of media a follower can send that the bot stores but cannot read yet. */
+export type ReceivedKind = 'voice' | 'audio' | 'photo' | 'document' | 'video' | 'sticker' | 'other';
+
+/** The media kind of an inbound attachment's `type` (unknown types are `other`). */
+export function receivedKind(type: string | undefined): ReceivedKind {
+  const kinds: readonly string[] = ['voice', 'audio', 'photo', 'document', 'video', 'sticker'];
+  return type && kinds.includes(type) ? (type as ReceivedKind) : 'other';
+}
+
+/** Names of the media kinds, used in the "received" reply and in the stored conversation. */
+export const MEDIA_NAMES: PerLang<Record<ReceivedKind, string>> = {
+  es: {
+    voice: 'nota de voz',
+    audio: 'audio',
+    photo: 'foto',
+    document: 'documento',
+    video: 'vídeo',
+    sticker: 'sticker',
+    other: 'mensaje',
+  },
+  en: {
+    voice: 'voice note',
+    audio: 'audio',
+    photo: 'photo',
+    document: 'document',
+    video: 'video',
+    sticker: 'sticker',
+    other: 'message',
+  },
+  fr: {
+    voice: 'message vocal',
+    audio: 'audio',
+    photo: 'photo',
+    document: 'document',
+    video: 'vidéo',
+    sticker: 'sticker',
+    other: 'message',
+  },
+  de: {
+    voice: 'Sprachnachricht',
+    audio: 'Audio',
+    photo: 'Foto',
+    document: 'Dokument',
+    video: 'Video',
+    sticker: 'Sticker',
+    other: 'Nachricht',
+  },
+  it: {
+    voice: 'messaggio vocale',
+    audio: 'audio',
+    photo: 'foto',
+    document: 'documento',
+    video: 'video',
+    sticker: 'sticker',
+    other: 'messaggio',
+  },
+  ru: {
+    voice: 'голосовое сообщение',
+    audio: 'аудио',
+    photo: 'фото',
+    document: 'документ',
+    video: 'видео',
+    sticker: 'стикер',
+    other: 'сообщение',
+  },
+  hi: {
+    voice: 'वॉइस नोट',
+    audio: 'ऑडियो',
+    photo: 'फ़ोटो',
+    document: 'दस्तावेज़',
+    video: 'वीडियो',
+    sticker: 'स्टिकर',
+    other: 'संदेश',
+  },
+};
+
+/**
+ * The reply to media without text: the bot keeps it in the conversation (the owner sees it) and
+ * asks for words (unless a plugin, such as voice transcription, turned it into text first). `{media}` is a MEDIA_NAMES entry.
+ */
+export const MEDIA_RECEIVED: PerLang<string> = {
+  es: 'He recibido tu {media}. Por ahora solo puedo leer mensajes de texto: ¿me lo cuentas por escrito?',
+  en: 'I got your {media}. For now I can only read text messages: could you write it down for me?',
+  fr: 'J’ai bien reçu votre {media}. Pour l’instant je ne lis que les messages texte : pouvez-vous me l’écrire ?',
+  de: 'Ich habe deine {media} erhalten. Im Moment kann ich nur Textnachrichten lesen: Kannst du es mir schreiben?',
+  it: 'Ho ricevuto il tuo {media}. Per ora posso leggere solo messaggi di testo: me lo scrivi?',
+  ru: 'Я получил ваше {media}. Пока я читаю только текстовые сообщения: напишите, пожалуйста, текстом.',
+  hi: 'मुझे आपका {media} मिल गया। अभी मैं केवल टेक्स्ट संदेश पढ़ सकता हूँ: क्या आप इसे लिखकर बता सकते हैं?',
+};

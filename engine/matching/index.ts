@@ -42,17 +42,40 @@ export const FUZZY_MIN_LENGTH = 3;
 const QUOTES = /["'`´‘’‚‛“”„‟«»‹›]/g;
 
 /**
- * Normalises a keyword list on save (spec 000 §5): quotes stripped, no whitespace inside a keyword
- * (one word each), comma-separated, lowercase, no empty or repeated parts.
- * `' "Menú", Carta ,, precios '` → `'menú,carta,precios'`.
+ * A keyword list as the owner types it (spec 000 §5: quotes stripped, one word per keyword): quotes
+ * dropped and every run of spaces and commas turned into one comma, so "taza grande" reads
+ * "taza,grande" (two keywords) instead of being glued into "tazagrande". Case and a trailing comma
+ * are kept, so typing can go on; {@link normalizeKeywords} gives the stored form. The dashboard's
+ * keyword field uses this, so the owner sees what will be stored.
+ */
+export function keywordInput(value: string): string {
+  return value
+    .replace(QUOTES, '')
+    .replace(/[\s,]*,[\s,]*|\s+/g, ',')
+    .replace(/^,+/, '');
+}
+
+/**
+ * The keywords of a list as stored (spec 000 §5): quotes stripped, split on commas and on
+ * whitespace (each word is one keyword; a multi-word entry is never glued into one word),
+ * lowercase, without empty or repeated parts, in the order given.
+ * `' "Menú", Carta ,, precios '` → `['menú', 'carta', 'precios']`; `'taza grande'` → `['taza', 'grande']`.
+ */
+export function splitKeywords(input: string): string[] {
+  const seen = new Set<string>();
+  for (const part of input.replace(QUOTES, '').split(/[\s,]+/)) {
+    const word = part.toLowerCase();
+    if (word) seen.add(word);
+  }
+  return [...seen];
+}
+
+/**
+ * Normalises a keyword list on save: {@link splitKeywords} joined with commas.
+ * `' "Menú", Carta ,, precios '` → `'menú,carta,precios'`; `'taza grande'` → `'taza,grande'`.
  */
 export function normalizeKeywords(input: string): string {
-  const seen = new Set<string>();
-  for (const raw of input.replace(QUOTES, '').split(',')) {
-    const part = raw.replace(/\s+/g, '').toLowerCase();
-    if (part) seen.add(part);
-  }
-  return [...seen].join(',');
+  return splitKeywords(input).join(',');
 }
 
 /** Splits a stored keyword list into trimmed, lowercase parts (empty parts dropped). */
@@ -66,6 +89,26 @@ export function keywordParts(keyword: string): string[] {
 /** Lowercases and strips accents (NFD, combining marks removed): "Menú" → "menu". */
 export function foldAccents(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Letters NFD does not decompose, spelled in ASCII. */
+const ASCII_LETTERS: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  þ: 'th',
+  ı: 'i',
+};
+
+/**
+ * {@link foldAccents}, then the Latin letters NFD leaves whole spelled in ASCII ("Straße" →
+ * "strasse", "Łódź" → "lodz"). Other scripts stay as they are.
+ */
+export function foldToAscii(text: string): string {
+  return foldAccents(text).replace(/[ßæœøłđþı]/g, (c) => ASCII_LETTERS[c] ?? c);
 }
 
 /** The fuzzy form of pass 3: accents, spaces and punctuation removed. "¿La Carta?" → "lacarta". */

@@ -1,249 +1,35 @@
 /**
  * The typed registry (DESIGN.md): channel adapters and feature plugins declare what they are and
- * what they contribute; the registry checks them at boot (unique ids, dependencies present) and
- * runs their contributions inside error boundaries, so a failing plugin degrades and logs but
- * never breaks a turn. Registration is explicit: adapters/index.ts and plugins/index.ts are
- * hand-written arrays.
+ * what they contribute (engine/registry/types.ts); the registry checks them at boot (unique ids,
+ * dependencies present, unique tool names) and runs their contributions inside error boundaries,
+ * so a failing plugin degrades and logs but never breaks a turn. Registration is explicit:
+ * adapters/index.ts and plugins/index.ts are hand-written arrays.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Migration } from 'kysely/migration';
 import type { z } from 'zod';
+import type { JobHandler, ResolvedDefinition } from '../jobs/index.ts';
 import type { Logger } from '../logger.ts';
-import type { Attachment, ContenedorEmpatico } from '../schemas.ts';
-import type { Database } from '../store/database.ts';
+import { createToolRunner } from './tools.ts';
+import type {
+  ChannelAdapter,
+  CronJob,
+  FeaturePlugin,
+  OfflineHandler,
+  OutboundContext,
+  OutboundMessage,
+  PluginContext,
+  PluginContributions,
+  PluginJob,
+  PluginTool,
+  ToolCallRecord,
+  ToolRunner,
+  TurnBot,
+  TurnContext,
+} from './types.ts';
 
-/** A follower as a channel identifies them. */
-export interface FollowerRef {
-  /** The follower's id on the channel (Telegram chat id, phone number, web visitor id). */
-  id: string;
-  username?: string | null;
-}
-
-/** A message from a follower, normalised by its adapter (DESIGN.md, the one path). */
-export interface InboundMessage {
-  chatbotId: string;
-  /** Channel id: `telegram`, `whatsapp`, `web`, `test`, `cli`, … */
-  channel: string;
-  follower: FollowerRef;
-  text: string;
-  /** Media the follower sent (stored with the conversation; transcription belongs to plugins). */
-  attachments?: Array<{ type: string; url?: string; mime?: string }>;
-  /** The channel's own message id: a retried message with the same id is answered once. */
-  messageId: string;
-  /** History the client holds (web clients send it); when absent the store's history is used. */
-  history?: Array<{ role: 'user' | 'assistant'; content: string }>;
-  /** Ids of the files the client last offered (`archivosMostrados`). */
-  offered?: string[];
-  /** Ids or names of files the client says were already sent (`archivosEnviados`). */
-  sent?: string[];
-}
-
-/** The engine's answer to one turn. */
-export interface TurnResult {
-  reply: string;
-  attachment: Attachment | null;
-  /** Ids of every file sent in this conversation so far, this turn's included. */
-  archivosEnviados: string[];
-  contenedorEmpatico: ContenedorEmpatico;
-  /** True when no LLM is configured and the offline responder answered. */
-  offline: boolean;
-  /** True when the LLM failed and the follower got the failure text. */
-  failed: boolean;
-  /** True when this message id was answered before and the stored answer is returned. */
-  duplicate: boolean;
-}
-
-/** A message the engine or an owner sends out through an adapter. */
-export interface OutboundMessage {
-  text: string;
-  attachment?: Attachment | null;
-  /** Files offered for the follower to pick (adapters with `choices` render buttons). */
-  choices?: Array<{ id: string; label: string }>;
-}
-
-/** What a channel can do; the engine reads these flags, never a channel's name. */
-export interface ChannelCapabilities {
-  /** Max characters of one text message; longer replies are split. */
-  maxTextLength: number;
-  voiceNotes: boolean;
-  /** Renders `choices` as buttons. */
-  choices: boolean;
-  /** Can show tokens as they arrive. */
-  streaming: boolean;
-}
-
-/** Services an adapter or plugin receives. */
-export interface RuntimeContext {
-  db: Kysely<Database>;
-  log: Logger;
-  /** Hands a message to the engine and resolves with its answer. */
-  dispatch(inbound: InboundMessage, options?: DispatchOptions): Promise<TurnResult>;
-  /** Absolute base URL of this server, when known. */
-  publicUrl: string | undefined;
-}
-
-/** Options of {@link RuntimeContext.dispatch}. */
-export interface DispatchOptions {
-  /** Called with each piece of the reply as the LLM produces it. */
-  onToken?: (text: string) => void;
-  signal?: AbortSignal;
-}
-
-/**
- * What a channel adapter receives at start (issue 5): the runtime plus the services a channel
- * needs to hold credentials, read stored files, keep its durable inbox and guard its owner routes.
- */
-export interface ChannelContext extends RuntimeContext {
-  /** Encrypts and decrypts credentials at rest (AES-256-GCM, engine/secrets.ts). */
-  secrets: {
-    encrypt(plain: string): string;
-    decrypt(sealed: string): string;
-    /** A stable per-purpose secret (e.g. a webhook secret token), see engine/secrets.ts. */
-    derive(purpose: string, value: string): string;
-  };
-  /** Absolute path of a stored bot file's key (`chatbot_files.file_url`), or null for an http address. */
-  filePath(fileUrl: string): string | null;
-  /** The durable inbox: store an update before acknowledging it; handled in order per chat. */
-  inbox: ChannelInboxPort;
-  /** Resolves the signed-in owner of a request or throws 401 with the spec's text. */
-  requireOwner(req: FastifyRequest): Promise<{ id: string; email: string }>;
-  /** True when the bot's owner has days left (or a paid plan), so its channels may run (spec 001 §4). */
-  mayRun(chatbotId: string): Promise<boolean>;
-  /** The built assets folder (`dist/`: dashboard, widget), for channels that serve pages or scripts. */
-  distDir: string;
-  /** Channel settings from the environment (e.g. `TELEGRAM_API_ROOT`); each adapter validates its own. */
-  env: Readonly<Record<string, string | undefined>>;
-  /** Asks the supervisor to reconcile one bot now (after a connect, a disconnect, a renewal). */
-  reconcile(chatbotId: string): Promise<void>;
-  /** Passes an outgoing message through the plugins' outbound transformers. */
-  transformOutbound(message: OutboundMessage, turn: TurnContext): Promise<OutboundMessage>;
-}
-
-/** The inbox as an adapter sees it (engine/channels/inbox.ts). */
-export interface ChannelInboxPort {
-  /**
-   * Stores an update (idempotent on `updateKey`) and queues it for the adapter's `handleUpdate`.
-   * @returns `stored`, or `duplicate` when the same key was stored before (nothing queued).
-   */
-  accept(update: {
-    channel: string;
-    chatbotId: string;
-    updateKey: string;
-    chatId: string;
-    payload: unknown;
-  }): Promise<'stored' | 'duplicate'>;
-  /** Queues the pending updates of a bot (after it connects): what a crash or a pause left behind. */
-  recover(channel: string, chatbotId?: string): Promise<number>;
-}
-
-/** A connection's health, shown to the owner (issue 5: a dead connection must be visible). */
-export interface ConnectionHealth {
-  /** `webhook` or `polling` for Telegram; adapters name their own. */
-  mode: string;
-  /**
-   * `connected`: receiving; `error`: configured but the last attempt failed (see `lastError`);
-   * `paused`: stopped by the supervisor (no days left); `disconnected`: no credentials.
-   */
-  state: 'connected' | 'error' | 'paused' | 'disconnected';
-  lastError: string | null;
-  /** ISO time of the last error. */
-  lastErrorAt: string | null;
-  /** ISO time of the last update received. */
-  lastUpdateAt: string | null;
-  /** Updates the channel holds for this bot and has not delivered (Telegram `pending_update_count`). */
-  pendingUpdates: number | null;
-}
-
-/**
- * A channel adapter (DESIGN.md, issue 5). One adapter serves every bot connected to its channel
- * in this process: the supervisor (engine/channels/supervisor.ts) asks which bots have
- * credentials, connects those whose owner has days left and disconnects the others. Updates go
- * through the durable inbox: the adapter's webhook or poller calls `ctx.inbox.accept` before it
- * acknowledges, and the inbox calls `handleUpdate` in order per chat.
- */
-export interface ChannelAdapter<Config = unknown> {
-  id: string;
-  /** The stored connection config of one bot (decrypted), validated before `connect`. */
-  configSchema: z.ZodType<Config>;
-  capabilities: ChannelCapabilities;
-  /** Boots the channel (no bot connected yet). */
-  start(ctx: ChannelContext): Promise<void>;
-  /** Bots that have this channel's credentials stored, whatever their owner's days. */
-  configured(): Promise<string[]>;
-  /** Bots connected in this process now. */
-  connected(): string[];
-  /** Connects one bot (idempotent). Errors are recorded in its health, not thrown. */
-  connect(chatbotId: string): Promise<void>;
-  /**
-   * Stops receiving for one bot (idempotent). `paused` keeps its credentials (no days left);
-   * otherwise the adapter also tells the channel (e.g. deletes the webhook).
-   */
-  disconnect(chatbotId: string, reason: 'paused' | 'removed' | 'shutdown'): Promise<void>;
-  /** Handles one stored update (called by the inbox, in order per chat). Throwing retries it later. */
-  handleUpdate(row: { chatbotId: string; chatId: string; payload: unknown }): Promise<void>;
-  /** The bot's connection health. */
-  health(chatbotId: string): Promise<ConnectionHealth>;
-  /** Sends a message to a follower of a bot (owner replies, broadcasts, reminders). */
-  send(chatbotId: string, chatId: string, message: OutboundMessage): Promise<void>;
-  /** Disconnects every bot and releases resources. */
-  stop(): Promise<void>;
-  /**
-   * Routes: webhooks are mounted under `/channels/<id>`; `apiRoutes` at the root for the spec's
-   * `/api/...` paths (e.g. `/api/verify-telegram`).
-   */
-  routes?: FastifyPluginAsync;
-  apiRoutes?: FastifyPluginAsync;
-}
-
-/** The state of a turn that plugin middleware sees. */
-export interface TurnContext {
-  inbound: InboundMessage;
-  bot: { id: string; user_id: string; business_name: string; idioma: string };
-}
-
-/** Middleware runs before the LLM; returning `{ reply }` answers the turn without the LLM. */
-export type TurnMiddleware = (
-  turn: TurnContext,
-) => Promise<{ reply: string } | undefined> | { reply: string } | undefined;
-
-/** An LLM function tool (function calling); its input is validated with zod. */
-export interface PluginTool<Input = unknown> {
-  name: string;
-  description: string;
-  input: z.ZodType<Input>;
-  run(input: Input, turn: TurnContext): Promise<string>;
-}
-
-/** Wraps the sending of a message (voice replies, effects). */
-export type OutboundTransformer = (message: OutboundMessage, turn: TurnContext) => Promise<OutboundMessage>;
-
-/** A scheduled job (node-cron expression). */
-export interface CronJob {
-  name: string;
-  schedule: string;
-  run(): Promise<void>;
-}
-
-/** The closed list of things a plugin can contribute (DESIGN.md). */
-export interface PluginContributions {
-  tools?: PluginTool[];
-  /** Text added to every system prompt; may depend on the bot. */
-  promptFragments?: Array<(bot: TurnContext['bot']) => string | Promise<string>>;
-  middleware?: TurnMiddleware[];
-  outbound?: OutboundTransformer[];
-  /** Fastify plugin mounted under `/plugins/<id>` (or the spec's `/api/...` paths with `prefix: ''`). */
-  routes?: { plugin: FastifyPluginAsync; prefix?: string };
-  cron?: CronJob[];
-  dispose?: () => Promise<void>;
-}
-
-/** A feature plugin (DESIGN.md). */
-export interface FeaturePlugin<Options = unknown> {
-  id: string;
-  optionsSchema: z.ZodType<Options>;
-  dependencies?: string[];
-  setup(ctx: RuntimeContext & { options: Options }): Promise<PluginContributions> | PluginContributions;
-}
+export { toolDefinitions } from './tools.ts';
+export * from './types.ts';
 
 /** Declares a channel adapter; returns its argument (for type inference). */
 export function defineChannel<Config>(adapter: ChannelAdapter<Config>): ChannelAdapter<Config> {
@@ -255,9 +41,44 @@ export function definePlugin<Options>(plugin: FeaturePlugin<Options>): FeaturePl
   return plugin;
 }
 
+/**
+ * Declares a plugin tool; returns its argument. It exists for type inference: `run` gets the
+ * tool's zod input type, and the result fits a plugin's `tools` list.
+ */
+export function defineTool<Input>(tool: PluginTool<Input>): PluginTool {
+  return tool as PluginTool;
+}
+
+/** Pairs a job definition with its handler, typed by the definition's data (a plugin's `jobs`). */
+export function pluginJob<S extends z.ZodType>(
+  definition: ResolvedDefinition<S>,
+  handler: JobHandler<z.output<S>>,
+): PluginJob {
+  return { definition: definition as unknown as ResolvedDefinition, handler: handler as JobHandler<unknown> };
+}
+
 /** Thrown at boot when the registered adapters or plugins are inconsistent. */
 export class RegistryError extends Error {
   override name = 'RegistryError';
+}
+
+/** A function name the OpenAI tools API accepts. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** What the middleware chain decided for a turn (see {@link Registry.runMiddleware}). */
+export interface MiddlewareDecision {
+  /** The follower's text after every rewrite. */
+  text: string;
+  /** Set when a middleware answered or silenced the turn. */
+  stop?:
+    | { kind: 'reply'; reply: string; plugin: string }
+    | { kind: 'silent'; reason: string; plugin: string };
+}
+
+/** A tool with the id of the plugin that contributed it. */
+export interface RegisteredTool {
+  plugin: string;
+  tool: PluginTool;
 }
 
 /** The booted set of adapters and plugin contributions. */
@@ -291,22 +112,53 @@ export class Registry {
     }
   }
 
+  /** Plugins in dependency order (a plugin after the plugins it depends on). */
+  ordered(): FeaturePlugin<never>[] {
+    const out: FeaturePlugin<never>[] = [];
+    const seen = new Set<string>();
+    const visit = (p: FeaturePlugin<never>, path: string[]) => {
+      if (seen.has(p.id)) return;
+      if (path.includes(p.id))
+        throw new RegistryError(`plugins depend on each other in a cycle: ${[...path, p.id].join(' → ')}`);
+      for (const dep of p.dependencies ?? []) visit(this.plugins.get(dep)!, [...path, p.id]);
+      seen.add(p.id);
+      out.push(p);
+    };
+    for (const p of this.plugins.values()) visit(p, []);
+    return out;
+  }
+
+  /** Every plugin's migrations, in dependency order (engine/store/migrate.ts applies them). */
+  migrations(): Array<{ id: string; migrations: Record<string, Migration> }> {
+    return this.ordered()
+      .filter((p) => p.migrations && Object.keys(p.migrations).length > 0)
+      .map((p) => ({ id: p.id, migrations: p.migrations! }));
+  }
+
   /**
-   * Runs every plugin's `setup` in dependency order with its validated options.
-   * @throws RegistryError when a plugin's options do not match its schema.
+   * Runs every plugin's `setup` in dependency order with its validated options and its own context.
+   * @param context builds a plugin's context (its child logger, `send`, …) without `options`.
+   * @throws RegistryError when a plugin's options do not match its schema, or two tools share a name.
    */
-  async setup(ctx: RuntimeContext, options: Record<string, unknown> = {}): Promise<void> {
-    const done = new Set<string>();
-    const visit = async (p: FeaturePlugin<never>) => {
-      if (done.has(p.id)) return;
-      done.add(p.id);
-      for (const dep of p.dependencies ?? []) await visit(this.plugins.get(dep)!);
+  async setup(
+    context: (plugin: FeaturePlugin<never>) => Omit<PluginContext, 'options'>,
+    options: Record<string, unknown> = {},
+  ): Promise<void> {
+    const toolNames = new Map<string, string>();
+    for (const p of this.ordered()) {
       const parsed = p.optionsSchema.safeParse(options[p.id] ?? {});
       if (!parsed.success) throw new RegistryError(`plugin "${p.id}" options: ${parsed.error.message}`);
-      const contributions = await p.setup({ ...ctx, options: parsed.data as never });
+      const contributions = await p.setup({ ...context(p), options: parsed.data as never });
+      for (const tool of contributions.tools ?? []) {
+        if (!TOOL_NAME.test(tool.name))
+          throw new RegistryError(`plugin "${p.id}" tool name "${tool.name}" must match ${TOOL_NAME}`);
+        const other = toolNames.get(tool.name);
+        if (other)
+          throw new RegistryError(`plugins "${other}" and "${p.id}" both contribute a tool "${tool.name}"`);
+        toolNames.set(tool.name, p.id);
+      }
       this.contributions.set(p.id, contributions);
-    };
-    for (const p of this.plugins.values()) await visit(p);
+    }
   }
 
   /** Every contribution of one kind, with the id of the plugin that made it. */
@@ -318,28 +170,68 @@ export class Registry {
     return out;
   }
 
-  /** Runs plugin middleware in order; the first `{ reply }` wins. A throwing middleware is logged and skipped. */
-  async runMiddleware(turn: TurnContext): Promise<{ reply: string; plugin: string } | undefined> {
+  /**
+   * Runs plugin middleware in order. A `{ text }` rewrites the follower's text for the next
+   * middleware and the rest of the turn; the first `{ reply }` or `{ silent }` stops the chain. A
+   * throwing middleware is logged and skipped.
+   */
+  async runMiddleware(turn: TurnContext): Promise<MiddlewareDecision> {
+    let text = turn.inbound.text;
     for (const [id, list] of this.all('middleware')) {
       for (const mw of list) {
         try {
-          const out = await mw(turn);
-          if (out) return { reply: out.reply, plugin: id };
+          const out = await mw({ ...turn, inbound: { ...turn.inbound, text } });
+          if (!out) continue;
+          if ('reply' in out) return { text, stop: { kind: 'reply', reply: out.reply, plugin: id } };
+          if ('silent' in out) return { text, stop: { kind: 'silent', reason: out.reason, plugin: id } };
+          if ('text' in out) text = out.text;
         } catch (err) {
           this.log.error({ err, plugin: id }, 'plugin middleware failed; turn continues without it');
         }
       }
     }
-    return undefined;
+    return { text };
   }
 
-  /** Collects the prompt fragments for a bot; a failing fragment is logged and left out. */
-  async promptFragments(bot: TurnContext['bot']): Promise<string[]> {
+  /** The tools offered to a bot: every plugin tool whose `enabled(bot)` is true (or absent). */
+  tools(bot: TurnBot): RegisteredTool[] {
+    const out: RegisteredTool[] = [];
+    for (const [plugin, list] of this.all('tools')) {
+      for (const tool of list) {
+        let enabled = true;
+        try {
+          enabled = tool.enabled ? tool.enabled(bot) : true;
+        } catch (err) {
+          enabled = false;
+          this.log.error({ err, plugin, tool: tool.name }, 'plugin tool enabled() failed; tool left out');
+        }
+        if (enabled) out.push({ plugin, tool });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A runner of this turn's tools that validates input, catches errors (they go back to the model
+   * as results) and appends every call to `record`.
+   */
+  toolRunner(turn: TurnContext, record: ToolCallRecord[]): ToolRunner {
+    return createToolRunner(this.tools(turn.bot), turn, record, this.log);
+  }
+
+  /** The plugins' offline dialogues, in plugin order. */
+  offlineHandlers(): Array<{ plugin: string; handler: OfflineHandler }> {
+    return this.all('offline').flatMap(([plugin, list]) => list.map((handler) => ({ plugin, handler })));
+  }
+
+  /** Collects the prompt fragments for a bot; a failing fragment is logged and left out, empty ones skipped. */
+  async promptFragments(bot: TurnBot): Promise<string[]> {
     const out: string[] = [];
     for (const [id, list] of this.all('promptFragments')) {
       for (const fragment of list) {
         try {
-          out.push(await fragment(bot));
+          const text = await fragment(bot);
+          if (text.trim()) out.push(text);
         } catch (err) {
           this.log.error({ err, plugin: id }, 'plugin prompt fragment failed; left out');
         }
@@ -349,12 +241,12 @@ export class Registry {
   }
 
   /** Passes an outgoing message through the plugins' transformers; a failing one is skipped. */
-  async transformOutbound(message: OutboundMessage, turn: TurnContext): Promise<OutboundMessage> {
+  async transformOutbound(message: OutboundMessage, to: OutboundContext): Promise<OutboundMessage> {
     let current = message;
     for (const [id, list] of this.all('outbound')) {
       for (const transform of list) {
         try {
-          current = await transform(current, turn);
+          current = await transform(current, to);
         } catch (err) {
           this.log.error(
             { err, plugin: id },
@@ -373,6 +265,16 @@ export class Registry {
       plugin: r.plugin,
       prefix: r.prefix ?? `/plugins/${id}`,
     }));
+  }
+
+  /** Every plugin's job handlers. */
+  jobs(): Array<{ plugin: string; job: PluginJob }> {
+    return this.all('jobs').flatMap(([plugin, list]) => list.map((job) => ({ plugin, job })));
+  }
+
+  /** Every plugin's recurring jobs. */
+  cron(): Array<{ plugin: string; job: CronJob }> {
+    return this.all('cron').flatMap(([plugin, list]) => list.map((job) => ({ plugin, job })));
   }
 
   /** Disposes every plugin; errors are logged. */

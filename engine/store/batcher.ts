@@ -25,9 +25,13 @@ export class TurnSideEffects {
     this.timer.unref();
   }
 
-  /** Records one stored turn: a response for the bot and an event for its listeners. */
-  record(turn: { chatbotId: string; channel: string; userId: string }): void {
-    this.counts.set(turn.chatbotId, (this.counts.get(turn.chatbotId) ?? 0) + 1);
+  /**
+   * Records stored messages of one conversation: `replies` responses for the bot (default 1; 0 for
+   * a silent turn or an owner's message) and an event for its listeners.
+   */
+  record(turn: { chatbotId: string; channel: string; userId: string; replies?: number }): void {
+    const replies = turn.replies ?? 1;
+    if (replies > 0) this.counts.set(turn.chatbotId, (this.counts.get(turn.chatbotId) ?? 0) + replies);
     const payload = JSON.stringify({ chatbotId: turn.chatbotId, channel: turn.channel, userId: turn.userId });
     this.events.set(payload, payload);
   }

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import type { QueryResult } from 'pg';
 import type { Database } from './database.ts';
 
 /** Which engine a store runs on. */
@@ -23,6 +24,16 @@ export interface Store {
   ingest: Kysely<Database>;
   kind: StoreKind;
   /**
+   * The PostgreSQL schema of Charla's tables: `public`, or the one given to {@link openStore}
+   * (tests isolate each file in its own). Libraries with tables of their own name theirs after it.
+   */
+  schema: string;
+  /**
+   * Runs SQL texts that a library brings with it (pg-boss, in engine/jobs), not Charla's own
+   * queries, which go through `db` and engine/store/queries. See {@link RawSql}.
+   */
+  raw: RawSql;
+  /**
    * Subscribes to a Postgres NOTIFY channel (realtime: file lists, followers' messages). Works on
    * PGlite and on a PostgreSQL shared by several Charla processes.
    * @returns a function that unsubscribes.
@@ -32,6 +43,33 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** Rows of the last statement of a text run by {@link RawSql.executeSql}. */
+export interface RawResult {
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * Runs a library's own SQL texts, in the shape pg-boss's `db.executeSql` adapter takes.
+ *
+ * - With `values` (one or more): one statement with `$1…` parameters (the extended protocol).
+ * - Without: one or more statements separated by `;` (the simple protocol); the rows of the last.
+ *   A text that is one `BEGIN; …; COMMIT;` block (pg-boss's migrations and maintenance) runs as one
+ *   transaction that is rolled back when a statement fails, so an error never leaves a connection
+ *   inside a failed transaction (PGlite has only one, shared with `db`).
+ *
+ * PGlite: on the store's one connection. Each call waits for a transaction of `db` in progress to
+ * end (PGlite's transaction lock; Kysely's PGlite dialect takes it for `db.transaction()`), and
+ * none of its statements can run inside that transaction or split it. PostgreSQL: on a pool of its
+ * own of up to 4 connections with the store's search path, opened at the first call.
+ * @throws the database's error (e.g. `DatabaseError` from pg, PGlite's error), unchanged.
+ */
+export interface RawSql {
+  executeSql(text: string, values?: unknown[]): Promise<RawResult>;
+}
+
+/** `BEGIN; <body> COMMIT;` as pg-boss writes its locked commands (src/plans.js `locked`). */
+const TRANSACTION_BLOCK = /^\s*BEGIN\s*;([\s\S]*?);?\s*COMMIT\s*;?\s*$/i;
+
 /** Options of {@link openStore}. */
 export interface OpenStoreOptions {
   /** PostgreSQL connection string; when absent PGlite is used. */
@@ -40,7 +78,10 @@ export interface OpenStoreOptions {
   dataDir?: string;
   /** PGlite only: an in-memory instance (tests). */
   memory?: boolean;
-  /** PGlite only: start from a dump made by `pglite.dumpDataDir()` (tests share a migrated dump). */
+  /**
+   * PGlite only: start from a dump made by `pglite.dumpDataDir()` (tests share a migrated dump),
+   * in memory or in a new data dir (an existing one must not be given a dump).
+   */
   loadDataDir?: Blob;
   /** PostgreSQL pool size; default 10. */
   poolSize?: number;
@@ -142,10 +183,43 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       })();
       return listener;
     };
+    // Libraries' own SQL (pg-boss) on a small pool of its own, opened at the first call.
+    let rawPool: InstanceType<typeof pg.default.Pool> | undefined;
+    const rawPoolOf = () => {
+      rawPool ??= new pg.default.Pool({
+        connectionString: options.databaseUrl,
+        max: 4,
+        ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+      });
+      return rawPool;
+    };
+    const raw: RawSql = {
+      async executeSql(text, values) {
+        if (values && values.length > 0) {
+          const { rows } = await rawPoolOf().query(text, values);
+          return { rows };
+        }
+        const client = await rawPoolOf().connect();
+        let result: QueryResult | QueryResult[];
+        try {
+          result = (await client.query(text)) as QueryResult | QueryResult[];
+        } catch (err) {
+          // A failed `BEGIN; …` text leaves its connection inside a failed transaction: the pool
+          // discards that connection instead of lending it again.
+          client.release(err as Error);
+          throw err;
+        }
+        client.release();
+        const last = Array.isArray(result) ? result[result.length - 1] : result;
+        return { rows: last?.rows ?? [] };
+      },
+    };
     return {
       db,
       ingest,
       kind: 'postgres',
+      schema: options.schema ?? 'public',
+      raw,
       async listen(channel, onPayload) {
         const client = await connectListener();
         let set = handlers.get(channel);
@@ -161,6 +235,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       },
       async close() {
         if (listener) await (await listener).end().catch(() => {});
+        await rawPool?.end();
         await ingest.destroy();
         await db.destroy();
       },
@@ -178,14 +253,34 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     unlock = lockDataDir(dir);
     // The instance boots in the background (WebAssembly compile and Postgres start-up); the first
     // query waits for it, so callers can build the rest of the app meanwhile (cold start).
-    pglite = new PGlite(dir, { parsers });
+    pglite = new PGlite(dir, {
+      parsers,
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
     pglite.waitReady.catch(() => unlock());
   }
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const lastRows = (results: { rows: unknown[] }[]): RawResult => ({
+    rows: (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[],
+  });
+  const raw: RawSql = {
+    async executeSql(text, values) {
+      if (values && values.length > 0) {
+        const { rows } = await pglite.query<Record<string, unknown>>(text, values);
+        return { rows };
+      }
+      const block = TRANSACTION_BLOCK.exec(text);
+      if (!block) return lastRows(await pglite.exec(text));
+      // PGlite's own transaction: it rolls back on error and holds the instance meanwhile.
+      return lastRows(await pglite.transaction((tx) => tx.exec(block[1]!)));
+    },
+  };
   return {
     db,
     ingest: db,
     kind: 'pglite',
+    schema: 'public',
+    raw,
     async listen(channel, onPayload) {
       const unlisten = await pglite.listen(channel, onPayload);
       return async () => {

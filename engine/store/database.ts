@@ -81,6 +81,11 @@ export interface ChatbotsTable {
   user_id: string;
   business_name: string;
   business_description: string;
+  /**
+   * Issue 10 §7: what the public IALanding says about the business; empty means the first
+   * sentences of `business_description` without instructions (engine/ranking `publicSummary`).
+   */
+  public_description: Generated<string>;
   chatbot_style: Generated<string>;
   expectations: Generated<string>;
   system_prompt: string | null;
@@ -107,6 +112,9 @@ export interface ChatbotsTable {
   likes_count: Generated<number>;
   charla_key: string | null;
   web_enabled: Generated<boolean>;
+  /** Origin of the last website the widget loaded on, and when (issue 10); null until it has. */
+  widget_origin: string | null;
+  widget_seen_at: Date | string | null;
   /** IANA time zone of the bot's clock (`reloj`); not in the spec, defaults to Europe/Madrid. */
   timezone: Generated<string>;
   created_at: Timestamp;
@@ -155,8 +163,18 @@ export interface StoredTurnMeta {
   archivos: import('../schemas.ts').ArchivosBlock;
   offline: boolean;
   failed: boolean;
-  /** Media the follower sent with this turn (issue 5), by the channel's own file id. */
-  received?: Array<{ kind: string; channelFileId: string; mime: string | null }>;
+  /** Tool calls made in this turn (plugins' function tools), kept for the owner and for replays. */
+  tools?: import('../registry/types.ts').ToolCallRecord[];
+}
+
+/** What the engine stores with a follower's message (the `user` row). */
+export interface InboundMeta {
+  /** Media the follower sent with this message, by the channel's own file id. */
+  received?: Array<{ kind: string; channelFileId: string | null; mime: string | null }>;
+  /** The text as the follower sent it, when a plugin rewrote it (e.g. `[nota de voz]` before its transcript). */
+  originalText?: string;
+  /** Set when a plugin kept the bot quiet for this message (an owner took over): no reply was stored. */
+  silent?: { plugin: string; reason: string };
 }
 
 /**
@@ -170,17 +188,26 @@ export interface ConversationMessagesTable {
   chatbot_id: string;
   channel: string;
   user_id: string;
-  sender: 'user' | 'bot';
+  /** `user` (the follower), `bot` (the engine or a plugin), `owner` (a hand-written message). */
+  sender: 'user' | 'bot' | 'owner';
   username: string | null;
   text: string;
   ai_response: Generated<boolean>;
   message_id: string | null;
   reply_to: string | null;
-  meta: Json<StoredTurnMeta> | null;
+  /** {@link StoredTurnMeta} on `bot` rows, {@link InboundMeta} on `user` rows. */
+  meta: Json<StoredTurnMeta | InboundMeta> | null;
   created_at: Timestamp;
 }
 
 /** Spec 001 §3: the public AI landing page of a bot. */
+/** Issue 10 §8: a slug an IALanding had before (old rule, or renamed business); its page redirects. */
+export interface IalandingSlugRedirectsTable {
+  old_slug: string;
+  ialanding_id: string;
+  created_at: Timestamp;
+}
+
 export interface IalandingsTable {
   id: Generated<string>;
   user_id: string;
@@ -227,6 +254,7 @@ export interface Database {
   followers: FollowersTable;
   conversation_messages: ConversationMessagesTable;
   ialandings: IalandingsTable;
+  ialanding_slug_redirects: IalandingSlugRedirectsTable;
   channel_updates: ChannelUpdatesTable;
 }
 

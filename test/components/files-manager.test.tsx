@@ -18,7 +18,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { FilesManager } from '../../dashboard/src/components/FilesManager.tsx';
-import { FileRecord } from '../../engine/http/views.ts';
+import { FILE_MESSAGES } from '../../engine/files.ts';
+import { FileRecord, UploadedFile } from '../../engine/http/views.ts';
 import { FILE_LIMITS, type FileType } from '../../engine/schemas.ts';
 import {
   FakeEventSource,
@@ -33,6 +34,7 @@ import {
 
 const BOT = 'bot-1';
 const LIST = /^\/api\/chatbot-files$/;
+const CLOSE = /^\/api\/chatbot-files\/events\/close$/;
 const ONE = /^\/api\/chatbot-files\/[^/]+$/;
 
 /** The bot's files on the fake server, newest first, as GET /api/chatbot-files lists them. */
@@ -61,20 +63,30 @@ function fileRoutes(): FakeFetch {
       if (!files.some((f) => f.id === id)) return json(404, { error: 'not found' });
       files = files.filter((f) => f.id !== id);
       return json(204, null);
-    });
+    })
+    .on('POST', CLOSE, () => json(204, null));
 }
 
 const file = (name: string, type: FileType, fields: Partial<FileRecord> = {}) =>
   fileRecord({ chatbot_id: BOT, file_name: name, file_type: type, ...fields });
 
-/** What the server answers to an upload: the stored record (201), added to the bot's files. */
-async function acceptUpload(xhr: FakeXhr, stored: { name?: string; type: FileType }) {
+/**
+ * What the server answers to an upload: the stored record (201, checked against the route's
+ * UploadedFile), added to the bot's files; `conversionFailed` when ffmpeg could not convert it.
+ */
+async function acceptUpload(
+  xhr: FakeXhr,
+  stored: { name?: string; type: FileType; conversionFailed?: boolean },
+) {
   expect(xhr.method).toBe('POST');
   expect(xhr.url).toBe('/api/chatbot-files');
   expect(xhr.form?.get('chatbotId')).toBe(BOT);
   const record = file(stored.name ?? xhr.file.name, stored.type);
   files = [record, ...files];
-  await xhr.respond(201, record);
+  await xhr.respond(
+    201,
+    UploadedFile.parse({ ...record, conversionFailed: stored.conversionFailed ?? false }),
+  );
   return record;
 }
 
@@ -233,14 +245,33 @@ describe('FilesManager: the list', () => {
   it('refreshes when another tab changes the files (live event), and stops listening when closed', async () => {
     const { view } = await renderManager();
     await screen.findByText('Todavía no hay archivos.');
-    const source = FakeEventSource.opened.find((s) => !s.closed);
-    expect(source?.url).toBe(`/api/chatbot-files/events?chatbotId=${BOT}`);
+    const stream = '0b6f3c2e-5d1a-4c8e-9f7b-2a4d6e8f0a1c';
+    await FakeEventSource.emit(`chatbotId=${BOT}`, 'ready', { stream });
+    // StrictMode mounts twice: the first source, closed at once, asks the server to end it too.
+    const before = api.seen('POST', CLOSE).length;
+    const live = FakeEventSource.opened.at(-1)!;
+    expect(live.url).toBe(`/api/chatbot-files/events?chatbotId=${BOT}`);
 
     files = [file('nuevo.jpg', 'image')];
     await FakeEventSource.emit(`chatbotId=${BOT}`, 'change', { op: 'insert', fileId: files[0]!.id });
     expect(await screen.findByText('nuevo.jpg', { selector: 'li p' })).toBeTruthy();
 
+    // Issue 10: leaving asks the server to end the stream (closing it here would abort the request),
+    // ignores what still arrives, and closes once the stream has ended.
     view.unmount();
+    await waitFor(() =>
+      expect(
+        api
+          .seen('POST', CLOSE)
+          .slice(before)
+          .map((r) => r.body),
+      ).toEqual([{ stream }]),
+    );
+    expect(live.closed).toBe(false);
+    const listed = api.seen('GET', LIST).length;
+    await FakeEventSource.emit(`chatbotId=${BOT}`, 'change', { op: 'delete', fileId: files[0]!.id });
+    expect(api.seen('GET', LIST)).toHaveLength(listed);
+    await FakeEventSource.emit(`chatbotId=${BOT}`, 'error', {});
     expect(FakeEventSource.opened.every((s) => s.closed)).toBe(true);
   });
 });
@@ -314,15 +345,36 @@ describe('FilesManager: uploading', () => {
     expect(within(dialog).getByRole('button', { name: 'Guardar' })).toHaveProperty('disabled', true);
   });
 
+  it('tells the owner in the edit modal when the audio could not be converted and the original was kept', async () => {
+    const { user } = await renderManager();
+    await screen.findByText('Todavía no hay archivos.');
+    await user.upload(chooser(), pick('saludo.wav', 4096, 'audio/wav'));
+    await acceptUpload(FakeXhr.made[0]!, { type: 'audio', conversionFailed: true });
+    const dialog = await screen.findByRole('dialog', { name: 'Editar archivo: saludo.wav' });
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'No pudimos convertir saludo.wav (audio a OGG, video a WebM). Se guardó el archivo original, que puede no reproducirse en todos los canales, por ejemplo en Telegram.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    // Editing the file later does not repeat it; a converted upload never shows it.
+    await user.click(within(itemOf('saludo.wav')).getByRole('button', { name: /Editar/ }));
+    expect(within(await screen.findByRole('dialog')).queryByRole('alert')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Cancelar' }));
+    await user.upload(chooser(), pick('tono.mp3', 4096, 'audio/mpeg'));
+    await acceptUpload(FakeXhr.made[1]!, { name: 'tono.ogg', type: 'audio' });
+    const converted = await screen.findByRole('dialog', { name: 'Editar archivo: tono.ogg' });
+    expect(within(converted).queryByRole('alert')).toBeNull();
+  });
+
   it.each([
     [
-      "the server's message when it refuses the file",
-      (xhr: FakeXhr) =>
-        xhr.respond(415, {
-          error:
-            'El formato del archivo foto.jpg no está permitido. Formatos permitidos: pdf, jpg, jpeg, png, webp, mp3, wav, ogg, aac, m4a, mp4, mov, m4v, webm.',
-        }),
-      'El formato del archivo foto.jpg no está permitido. Formatos permitidos: pdf, jpg, jpeg, png, webp, mp3, wav, ogg, aac, m4a, mp4, mov, m4v, webm.',
+      '"foto.jpg no es un JPG válido" when the content is not what the extension says (415)',
+      (xhr: FakeXhr) => xhr.respond(415, { error: FILE_MESSAGES.notValid('foto.jpg', 'jpg') }),
+      'El archivo foto.jpg no es un JPG válido. Comprueba que no esté dañado o expórtalo de nuevo.',
+    ],
+    [
+      "the server's message when it refuses the file for another reason",
+      (xhr: FakeXhr) => xhr.respond(422, { error: FILE_MESSAGES.botFull }),
+      'Has alcanzado el máximo de 100MB de archivos para este bot. Elimina alguno para poder subir uno nuevo.',
     ],
     [
       '"Error al subir el archivo" when the answer is not JSON (a proxy’s page)',
@@ -439,13 +491,22 @@ describe('FilesManager: the edit modal', () => {
     expect(save.disabled).toBe(false);
   });
 
-  it('strips quotes and spaces from the keywords, sends the change and shows it', async () => {
-    const { user, keyword, context, save } = await openEditor();
+  it('strips quotes, splits words into keywords (never glued), sends the change and shows it', async () => {
+    const { user, dialog, keyword, context, save } = await openEditor();
     await user.clear(keyword);
     await user.type(keyword, '"menú del día", «carta», \'vinos\'');
-    expect(keyword.value).toBe('menúdeldía,carta,vinos');
+    // Issue 10: "menú del día" is three keywords, not "menúdeldía".
+    expect(keyword.value).toBe('menú,del,día,carta,vinos');
+    const preview = () => within(within(dialog).getByTestId('keyword-preview'));
+    expect(preview().getByText('Se guardarán:')).toBeTruthy();
+    await user.clear(keyword);
+    await user.type(keyword, 'Taza grande');
+    expect(keyword.value).toBe('Taza,grande');
+    expect(preview().getByText('taza')).toBeTruthy();
+    expect(preview().getByText('grande')).toBeTruthy();
+    expect(preview().queryByText('tazagrande')).toBeNull();
     fireEvent.change(keyword, { target: { value: ' “tapas”,  raciones ' } });
-    expect(keyword.value).toBe('tapas,raciones');
+    expect(keyword.value).toBe('tapas,raciones,');
     await user.clear(context);
     await user.type(context, 'Tapas y raciones del día.');
 
@@ -470,6 +531,15 @@ describe('FilesManager: the edit modal', () => {
 
     await user.click(screen.getByRole('button', { name: 'Cancelar' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+    expect(within(itemOf('carta.pdf')).getByText('carta')).toBeTruthy();
+  });
+
+  it('closes on Escape without saving (issue 10)', async () => {
+    const { user, keyword } = await openEditor();
+    await user.type(keyword, ' nuevo');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.seen('PATCH', ONE)).toHaveLength(0);
     expect(within(itemOf('carta.pdf')).getByText('carta')).toBeTruthy();
   });
 });

@@ -73,6 +73,7 @@ class Turn {
       },
       offline: true,
       duplicate: false,
+      silent: false,
     });
     await this.send('done', reply);
     await this.end();
@@ -238,16 +239,22 @@ describe('TestChat', () => {
   });
 
   describe('errors', () => {
-    it('without a bot: "No encontramos tu configuración…", and nothing is fetched', async () => {
+    it('without a bot: says so under its own title, offers /configure instead of an input, fetches nothing', async () => {
       await openChat(null);
       expect(
         await screen.findByText(
           'No encontramos tu configuración. Por favor, crea tu chatbot antes de chatear.',
         ),
       ).toBeTruthy();
+      // Issue 10: not "Chat de " with an empty name and an input that leads nowhere.
+      expect(screen.getByRole('heading', { name: 'Prueba tu chatbot' })).toBeTruthy();
+      expect(screen.queryByRole('heading', { name: /^Chat de/ })).toBeNull();
+      expect(screen.queryByRole('textbox')).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Enviar' })).toBeNull();
+      expect(screen.getByRole('link', { name: 'Configurar mi chatbot' }).getAttribute('href')).toBe(
+        '/configure',
+      );
       expect(api.requests).toHaveLength(0);
-      await userEvent.type(input(), 'Hola{Enter}');
-      expect(api.seen('POST', MESSAGE)).toHaveLength(0);
     });
 
     it('a bot with no configuration (404) says so and forgets the stored bot id', async () => {

@@ -11,7 +11,8 @@ import { createSessionToken, upsertOwnerWithPassword } from '../../engine/auth/o
 import { loadConfig } from '../../engine/config.ts';
 import { createOpenAiClient, type LlmClient } from '../../engine/conversation/llm.ts';
 import { createLogger } from '../../engine/logger.ts';
-import type { StoreKind } from '../../engine/store/connect.ts';
+import type { ChannelAdapter, FeaturePlugin } from '../../engine/registry/index.ts';
+import type { Store, StoreKind } from '../../engine/store/connect.ts';
 import { testStore } from './db.ts';
 
 /** A test app and its temporary data dir. */
@@ -44,10 +45,18 @@ export async function createTestApp(
     mailer?: Mailer;
     env?: Record<string, string>;
     supervisorIntervalMs?: number;
+    /** Plugins instead of the registered ones. */
+    plugins?: ReadonlyArray<FeaturePlugin<never>>;
+    /** Channel adapters instead of the registered ones. */
+    adapters?: ReadonlyArray<ChannelAdapter<never>>;
+    /**
+     * An open store to share (a second "process" on the same database); the app does not close it.
+     */
+    store?: Store;
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'charla-app-'));
-  const store = await testStore(kind);
+  const store = options.store ? { ...options.store, close: async () => {} } : await testStore(kind);
   const config = loadConfig({
     CHARLA_DATA_DIR: dataDir,
     CHARLA_SECRET: 'test-secret-of-at-least-32-characters',
@@ -63,6 +72,8 @@ export async function createTestApp(
     ...(options.supervisorIntervalMs ? { supervisorIntervalMs: options.supervisorIntervalMs } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.mailer ? { mailer: options.mailer } : {}),
+    ...(options.plugins ? { plugins: options.plugins } : {}),
+    ...(options.adapters ? { adapters: options.adapters } : {}),
   });
   const closeApp = app.close.bind(app);
   return Object.assign(app, {

@@ -1,10 +1,12 @@
 /**
  * Test databases: each test file gets its own migrated database on every dialect it runs on.
  * PGlite starts from the migrated dump made by test/global-setup.ts; PostgreSQL (when
- * TEST_DATABASE_URL is set) gets a fresh schema, dropped afterwards.
+ * TEST_DATABASE_URL is set) gets a fresh schema, dropped with pg-boss's beside it when the run ends.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openStore, type Store, type StoreKind } from '../../engine/store/connect.ts';
@@ -16,6 +18,18 @@ export const DIALECTS: StoreKind[] = [
   ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : []),
 ];
 
+/**
+ * A new PGlite data dir holding the migrated database (from the dump: a fresh initdb takes ~10 s),
+ * for tests that close and reopen it or open it from another process. The caller removes it.
+ */
+export async function testDataDir(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'charla-test-data-'));
+  const store = await openStore({ dataDir, loadDataDir: new Blob([readFileSync(inject('pgliteDump'))]) });
+  await store.raw.executeSql('SELECT 1'); // the dump is unpacked and the instance up
+  await store.close();
+  return dataDir;
+}
+
 /** A migrated, empty database for one test file; `close` drops it. */
 export async function testStore(kind: StoreKind): Promise<Store> {
   if (kind === 'pglite') {
@@ -23,7 +37,7 @@ export async function testStore(kind: StoreKind): Promise<Store> {
     return openStore({ memory: true, loadDataDir: new Blob([dump]) });
   }
   const url = process.env.TEST_DATABASE_URL!;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = `${inject('pgSchemaPrefix')}${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
@@ -33,12 +47,8 @@ export async function testStore(kind: StoreKind): Promise<Store> {
   return {
     ...store,
     listen: store.listen,
-    async close() {
-      await store.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP SCHEMA ${schema} CASCADE`);
-      await c.end();
-    },
+    // The schema (and pg-boss's `<schema>_pgboss` beside it) is dropped when the whole run ends
+    // (test/global-setup.ts): dropped here, it raced other files' migrations.
+    close: store.close,
   };
 }

@@ -7,11 +7,22 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** One message of a recorded request (tool calls and tool results included). */
+export interface RecordedMessage {
+  role: string;
+  content: string;
+  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+}
+
 /** One recorded request. */
 export interface RecordedRequest {
   model: string;
   stream: boolean;
-  messages: Array<{ role: string; content: string }>;
+  messages: RecordedMessage[];
+  /** The function tools offered (Chat Completions `tools`), when any. */
+  tools?: Array<{ type: 'function'; function: { name: string; description: string; parameters: unknown } }>;
+  tool_choice?: unknown;
   authorization: string | undefined;
 }
 
@@ -25,6 +36,11 @@ export interface FakeReply {
   chunkDelayMs?: number;
   /** Answer with this HTTP status and an OpenAI error body instead. */
   status?: number;
+  /**
+   * Ask for these function calls instead of (or after) the text: streamed as `tool_calls` deltas
+   * (the arguments in two pieces, as real servers split them) with `finish_reason: tool_calls`.
+   */
+  toolCalls?: Array<{ name: string; arguments: unknown }>;
 }
 
 /** Options of {@link startFakeOpenAi}. */
@@ -72,11 +88,15 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       model: string;
       stream?: boolean;
       messages: RecordedRequest['messages'];
+      tools?: RecordedRequest['tools'];
+      tool_choice?: unknown;
     };
     const recorded: RecordedRequest = {
       model: body.model,
       stream: Boolean(body.stream),
       messages: body.messages,
+      ...(body.tools ? { tools: body.tools } : {}),
+      ...(body.tool_choice !== undefined ? { tool_choice: body.tool_choice } : {}),
       authorization: req.headers.authorization,
     };
     if (options.record !== false) requests.push(recorded);
@@ -88,6 +108,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       res.end(JSON.stringify({ error: { message: reply.text, type: 'server_error', code: null } }));
       return;
     }
+    const calls = (reply.toolCalls ?? []).map((c, i) => ({
+      id: `call_${counter}_${i}`,
+      type: 'function' as const,
+      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+    }));
     if (!recorded.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
@@ -96,7 +121,17 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
           object: 'chat.completion',
           created,
           model: body.model,
-          choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: reply.text || null,
+                ...(calls.length ? { tool_calls: calls } : {}),
+              },
+              finish_reason: calls.length ? 'tool_calls' : 'stop',
+            },
+          ],
           usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
         }),
       );
@@ -110,12 +145,32 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     const chunk = (delta: Record<string, unknown>, finish: string | null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     res.write(chunk({ role: 'assistant', content: '' }, null));
-    const pieces = reply.chunks ?? reply.text.match(/\S+\s*|\s+/g) ?? [reply.text];
+    const pieces = reply.chunks ?? reply.text.match(/\S+\s*|\s+/g) ?? (reply.text ? [reply.text] : []);
     for (const piece of pieces) {
       if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
       res.write(chunk({ content: piece }, null));
     }
-    res.write(chunk({}, 'stop'));
+    for (const [index, call] of calls.entries()) {
+      const args = call.function.arguments;
+      const half = Math.floor(args.length / 2);
+      res.write(
+        chunk(
+          {
+            tool_calls: [
+              {
+                index,
+                id: call.id,
+                type: 'function',
+                function: { name: call.function.name, arguments: args.slice(0, half) },
+              },
+            ],
+          },
+          null,
+        ),
+      );
+      res.write(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }, null));
+    }
+    res.write(chunk({}, calls.length ? 'tool_calls' : 'stop'));
     res.end('data: [DONE]\n\n');
   });
   server.keepAliveTimeout = 60_000;

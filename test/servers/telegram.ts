@@ -63,6 +63,11 @@ export interface FakeTelegram {
     times?: number,
   ): void;
   webhookOf(token: string): { url: string; secret: string | undefined } | null;
+  /**
+   * Stores media a follower "sent" under `fileId`: `getFile` answers its `file_path`, and
+   * `GET /file/bot<token>/<file_path>` serves the bytes (Bot API: downloading files).
+   */
+  addFile(fileId: string, bytes: Buffer, mime: string): void;
   close(): Promise<void>;
 }
 
@@ -73,6 +78,7 @@ export async function startFakeTelegram(
   const bots = new Map<string, FakeBot>();
   const calls: BotCall[] = [];
   const failures: Array<{ method: string; code: number; description: string; retryAfter?: number }> = [];
+  const media = new Map<string, { bytes: Buffer; mime: string; path: string }>();
   let updateCounter = 1000;
   let messageCounter = 1;
   const record = options.record ?? true;
@@ -188,6 +194,16 @@ export async function startFakeTelegram(
       }
       case 'sendMessage':
         return ok(message(bot, params.chat_id, { text: params.text }));
+      case 'getFile': {
+        const file = media.get(String(params.file_id));
+        if (!file) return reply.code(400).send(error(400, 'Bad Request: invalid file_id'));
+        return ok({
+          file_id: params.file_id,
+          file_unique_id: `u${params.file_id}`,
+          file_size: file.bytes.length,
+          file_path: file.path,
+        });
+      }
       case 'sendChatAction':
       case 'answerCallbackQuery':
         return ok(true);
@@ -219,6 +235,12 @@ export async function startFakeTelegram(
   };
   app.post('/bot:token/:method', handler);
   app.get('/bot:token/:method', handler);
+  app.get<{ Params: { token: string; '*': string } }>('/file/bot:token/*', async (req, reply) => {
+    if (!bots.has(req.params.token)) return reply.code(401).send(error(401, 'Unauthorized'));
+    const file = [...media.values()].find((f) => f.path === req.params['*']);
+    if (!file) return reply.code(404).send(error(404, 'Not Found'));
+    return reply.type(file.mime).send(file.bytes);
+  });
   await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const apiRoot = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -307,6 +329,9 @@ export async function startFakeTelegram(
         });
     },
     webhookOf: (token) => bots.get(token)?.webhook ?? null,
+    addFile(fileId, bytes, mime) {
+      media.set(fileId, { bytes, mime, path: `media/file_${media.size + 1}.${mime.split('/')[1] ?? 'bin'}` });
+    },
     async close() {
       for (const bot of bots.values()) for (const w of [...bot.waiters]) w();
       await app.close();

@@ -6,14 +6,15 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Toaster, toast } from 'sonner';
 import { authClient, meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 import { LanguageSelector } from './LanguageSelector.tsx';
 import { TelegramConnect, telegramConfigQuery } from './TelegramConnect.tsx';
-import { Button, Logo } from './ui.tsx';
+import { Button, Logo, useEscape } from './ui.tsx';
+import { WhatsAppStatus } from './WhatsAppConnect.tsx';
 
 export function AppHeader() {
   const { t } = useTranslation();
@@ -66,6 +67,7 @@ export function AppHeader() {
               />
               {telegram ? t('main.telegramOn') : t('main.telegramOff')}
             </button>
+            {bot ? <WhatsAppStatus /> : null}
           </div>
           <LanguageSelector />
         </div>
@@ -105,11 +107,7 @@ export function AppHeader() {
  */
 function TelegramModal({ chatbotId, onClose }: { chatbotId: string | null; onClose: () => void }) {
   const { t } = useTranslation();
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useEscape(onClose);
   return (
     <div
       className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"

@@ -1,30 +1,39 @@
 /**
  * The attached files' modals (spec 000 §2, §4, §5): the edit modal (keyword and description, both
- * required; the save button is disabled while either is empty) and the "Subiendo Video" progress
- * modal.
+ * required; the save button is disabled while either is empty; spaces separate keywords like commas
+ * and the keywords to be saved show under the field; Escape closes it, issue 10) and the "Subiendo
+ * Video" progress modal.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { type BotFile, CONFIG_TOAST_MS, cleanKeyword, filesKey } from '../lib/files.ts';
+import { type BotFile, CONFIG_TOAST_MS, filesKey, keywordInput, splitKeywords } from '../lib/files.ts';
+import { useEscape } from './ui.tsx';
 
-/** Edits a file's keywords and description. */
+/**
+ * Edits a file's keywords and description. `notice`, when given, is shown at the top (the upload's
+ * audio or video could not be converted and the original was stored).
+ */
 export function FileEditModal({
   file,
   chatbotId,
   onClose,
+  notice = null,
 }: {
   file: BotFile;
   chatbotId: string;
   onClose: () => void;
+  notice?: string | null;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [keyword, setKeyword] = useState(file.keyword);
   const [context, setContext] = useState(file.context);
   const [busy, setBusy] = useState(false);
-  const ready = keyword.replace(/,/g, '').trim() !== '' && context.trim() !== '';
+  const keywords = splitKeywords(keyword);
+  const ready = keywords.length > 0 && context.trim() !== '';
+  useEscape(onClose);
 
   async function save() {
     setBusy(true);
@@ -32,7 +41,7 @@ export function FileEditModal({
       const res = await fetch(`/api/chatbot-files/${file.id}`, {
         method: 'PATCH',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ keyword, context }),
+        body: JSON.stringify({ keyword: keywords.join(','), context }),
       });
       if (!res.ok) throw new Error(t('files.updateError'));
       await queryClient.invalidateQueries({ queryKey: filesKey(chatbotId) });
@@ -55,17 +64,35 @@ export function FileEditModal({
         <h3 id="edit-file-title" className="text-lg font-semibold">
           {t('files.editTitle')}: <span className="font-normal">{file.file_name}</span>
         </h3>
+        {notice ? (
+          <p role="alert" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            {notice}
+          </p>
+        ) : null}
         <label className="block space-y-1 text-sm">
           <span className="font-medium text-slate-700">{t('files.keyword')}</span>
           <input
             value={keyword}
-            onChange={(e) => setKeyword(cleanKeyword(e.target.value))}
+            onChange={(e) => setKeyword(keywordInput(e.target.value))}
             className="block w-full rounded-lg border border-slate-300 px-3 py-2 font-mono"
             aria-describedby="keyword-hint"
           />
           <span id="keyword-hint" className="block text-xs text-slate-500">
             {keyword ? t('files.keywordHint') : t('files.required')}
           </span>
+          {keywords.length > 0 ? (
+            <span
+              className="flex flex-wrap items-center gap-1 text-xs text-slate-600"
+              data-testid="keyword-preview"
+            >
+              {t('files.keywordsSaved', { count: keywords.length })}
+              {keywords.map((k) => (
+                <span key={k} className="rounded-full bg-brand-50 px-2 py-0.5 font-mono text-brand-800">
+                  {k}
+                </span>
+              ))}
+            </span>
+          ) : null}
         </label>
         <label className="block space-y-1 text-sm">
           <span className="font-medium text-slate-700">{t('files.context')}</span>

@@ -4,7 +4,8 @@
  * checks again). An upload shows a temporary "uploading" entry that becomes the saved record or
  * disappears on failure, then the edit modal opens. Each file shows a preview (image, PDF link,
  * audio and video players), its keywords or the "unconfigured" flag, and its context cut at 180
- * characters or 6 lines with "see more". Below, the table of keywords the AI knows. The edit and
+ * characters or 6 lines with "see more". A file whose content is not what its extension says gets
+ * "factura.jpg no es un JPG válido" (issue 10). Below, the table of keywords the AI knows. The edit and
  * "Subiendo Video" modals are in FileModals.tsx; the file record and upload request in lib/files.ts.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -21,6 +22,7 @@ import {
   VIDEO_MODAL_CLOSE_MS,
   VIDEO_STEPS,
 } from '../lib/files.ts';
+import { quietEventSource } from '../lib/sse.ts';
 import { FileEditModal, VideoProgressModal } from './FileModals.tsx';
 
 /** Spec 000 §9: context cut at 180 characters or more than 6 lines. */
@@ -33,6 +35,8 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState<string | null>(null);
   const [editing, setEditing] = useState<BotFile | null>(null);
+  /** Said in the edit modal after an upload whose audio or video could not be converted. */
+  const [notice, setNotice] = useState<string | null>(null);
   /** The "Subiendo Video" modal's percentage, or null when it is closed. */
   const [videoProgress, setVideoProgress] = useState<number | null>(null);
   const files = useQuery({
@@ -44,14 +48,16 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
     },
   });
   // Live updates (issue 4): another tab's upload, edit or delete refreshes this list at once.
-  useEffect(() => {
-    const events = new EventSource(`/api/chatbot-files/events?chatbotId=${encodeURIComponent(chatbotId)}`);
-    events.addEventListener(
-      'change',
-      () => void queryClient.invalidateQueries({ queryKey: filesKey(chatbotId) }),
-    );
-    return () => events.close();
-  }, [chatbotId, queryClient]);
+  // Leaving the screen ends the stream from the server, so nothing is aborted (issue 10).
+  useEffect(
+    () =>
+      quietEventSource(
+        `/api/chatbot-files/events?chatbotId=${encodeURIComponent(chatbotId)}`,
+        '/api/chatbot-files/events/close',
+        { change: () => void queryClient.invalidateQueries({ queryKey: filesKey(chatbotId) }) },
+      ),
+    [chatbotId, queryClient],
+  );
   const list = files.data ?? [];
   const unconfigured = list.filter((f) => !f.keyword.trim()).length;
 
@@ -85,12 +91,16 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
       const { status, body } = await postWithProgress('/api/chatbot-files', form, (stage) => {
         if (isVideo) setVideoProgress(VIDEO_STEPS[stage]);
       });
+      // 415 here means an allowed extension whose content is not that format (issue 10).
+      if (status === 415)
+        throw new Error(t('files.notValid', { file: file.name, format: ext.toUpperCase() }));
       if (status < 200 || status >= 300) throw new Error(body.error ?? t('files.uploadError'));
       await queryClient.invalidateQueries({ queryKey: filesKey(chatbotId) });
       if (isVideo) {
         setVideoProgress(100);
         await new Promise((resolve) => setTimeout(resolve, VIDEO_MODAL_CLOSE_MS));
       }
+      setNotice(body.conversionFailed ? t('files.conversionFailed', { file: file.name }) : null);
       setEditing(body as BotFile);
     } catch (err) {
       fail((err as Error).message || t('files.uploadError'));
@@ -155,7 +165,10 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
           <FileItem
             key={file.id}
             file={file}
-            onEdit={() => setEditing(file)}
+            onEdit={() => {
+              setNotice(null);
+              setEditing(file);
+            }}
             onDelete={() =>
               window.confirm(t('files.confirmDelete', { file: file.file_name })) && remove.mutate(file)
             }
@@ -195,7 +208,15 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
       ) : null}
       {videoProgress !== null ? <VideoProgressModal percent={videoProgress} /> : null}
       {editing ? (
-        <FileEditModal file={editing} chatbotId={chatbotId} onClose={() => setEditing(null)} />
+        <FileEditModal
+          file={editing}
+          chatbotId={chatbotId}
+          notice={notice}
+          onClose={() => {
+            setEditing(null);
+            setNotice(null);
+          }}
+        />
       ) : null}
     </section>
   );

@@ -7,7 +7,7 @@
 import type { TFunction } from 'i18next';
 import type { FileType } from '../../../engine/schemas.ts';
 import type { IalandingFile } from '../lib/web.ts';
-import { enterSends } from './ChatComposer.tsx';
+import { counterShown, enterSends, MAX_MESSAGE_CHARS, MessageCounter } from './ChatComposer.tsx';
 import { FileView, OfferButtons } from './WebChat.tsx';
 
 /** The content area's item (spec 001 §3 "Dynamic content item"). */
@@ -25,12 +25,21 @@ export interface DynamicItem {
 
 export const ICONS: Record<FileType, string> = { image: '🖼️', pdf: '📄', audio: '🎧', video: '🎬' };
 
-/** A library file's keywords, without blanks. */
-export function keywords(file: IalandingFile): string[] {
-  return file.keyword
-    .split(',')
-    .map((k) => k.trim())
-    .filter(Boolean);
+/**
+ * How a library file is named (issue 10 §7): the first sentence of its context text, or its name
+ * without the upload timestamp and extension when it has none; never its keywords, which are the
+ * owner's triggers.
+ */
+export function fileTitle(file: IalandingFile): string {
+  const context = file.context.replace(/\s+/g, ' ').trim();
+  const first = context.match(/^.+?[.!?।](?=\s|$)/u)?.[0] ?? context;
+  return (
+    first ||
+    file.file_name
+      .replace(/^\d{10,}_/, '')
+      .replace(/\.[a-z0-9]{2,5}$/i, '')
+      .replace(/[-_]+/g, ' ')
+  );
 }
 
 export function Question({ question, t }: { question: string; t: TFunction }) {
@@ -102,7 +111,7 @@ export function Content({
   );
 }
 
-/** The file library: a card per file with its type, keywords and "Ver →"; the empty state. */
+/** The file library: a card per file with its type, its context text and "Ver →"; the empty state. */
 export function Library({
   files,
   onShow,
@@ -159,8 +168,11 @@ export function Library({
                 <span className="text-xs font-semibold tracking-wide text-brand-800 uppercase">
                   {t(`landing.types.${f.file_type}`)}
                 </span>
-                <span className="line-clamp-2 text-sm font-medium text-slate-900">
-                  {keywords(f).join(' · ') || f.file_name}
+                <span
+                  className="line-clamp-3 text-sm font-medium text-slate-900"
+                  data-testid="ialanding-card-label"
+                >
+                  {fileTitle(f)}
                 </span>
                 <span className="mt-auto pt-1 text-sm font-semibold text-brand-700">{t('landing.view')}</span>
               </span>
@@ -174,7 +186,8 @@ export function Library({
 
 /**
  * The chat bar: a full-width bar on phones (under 700 px), a floating rounded bar above; the note
- * that answers show above and the producer link.
+ * that answers show above and the producer link. The input takes at most MAX_MESSAGE_CHARS, with
+ * the composers' counter (ChatComposer.tsx) from 80 % of it.
  */
 export function ChatBar({
   t,
@@ -207,8 +220,10 @@ export function ChatBar({
         <div className="flex items-end gap-2">
           <textarea
             aria-label={t('chat.placeholder')}
+            aria-describedby={counterShown(input.length) ? 'ialanding-counter' : undefined}
             placeholder={t('chat.placeholder')}
             rows={1}
+            maxLength={MAX_MESSAGE_CHARS}
             value={input}
             disabled={pending || !available}
             onChange={(e) => setInput(e.target.value)}
@@ -224,6 +239,7 @@ export function ChatBar({
             {t('chat.send')}
           </button>
         </div>
+        <MessageCounter id="ialanding-counter" length={input.length} t={t} />
         <div className="mt-1.5 flex items-center justify-between gap-2 text-xs text-slate-600">
           <p>{t('landing.note')}</p>
           <a href="/" className="shrink-0 font-semibold text-brand-800 hover:underline">

@@ -119,7 +119,7 @@ export function TelegramConnect({ chatbotId, toastMs }: { chatbotId: string | nu
   }
 
   const days = me?.daysRemaining ?? 0;
-  const subscribed = me?.plan === 'premium' || me?.plan === 'monthly';
+  const subscribed = Boolean(me?.subscribed);
   const paused = Boolean(me) && !me?.paid;
   const data = config.data;
   const showForm = !data?.connected || reconfiguring;
@@ -135,7 +135,10 @@ export function TelegramConnect({ chatbotId, toastMs }: { chatbotId: string | nu
           role="status"
           className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
         >
-          {t('telegram.daysWarning', { count: days })}
+          {t('telegram.daysWarning', { count: days })}{' '}
+          <a href="/gestion" className="font-semibold underline hover:no-underline">
+            {t('gestion.renewLink')}
+          </a>
         </p>
       ) : null}
       {paused ? (
@@ -149,6 +152,9 @@ export function TelegramConnect({ chatbotId, toastMs }: { chatbotId: string | nu
               ? t('telegram.noDaysKept', { username: data.telegramUsername })
               : t('telegram.noDaysText')}
           </p>
+          <a href="/gestion" className="text-sm font-semibold text-red-800 underline hover:no-underline">
+            {t('gestion.renewLink')}
+          </a>
         </div>
       ) : null}
       {!paused && data?.connected && !reconfiguring ? (

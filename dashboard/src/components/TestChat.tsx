@@ -5,13 +5,15 @@
  * is kept and sent back so the owner can pick by number; "Ver Empática" shows the diagnostic panel
  * (state, alerts, recommendation, files offered and sent, the last 5 messages). Enter sends,
  * Shift+Enter adds a line; an empty message is ignored and the input waits while a reply is pending.
- * Panel height: 500 px, 600 px with diagnostics, 315 px on mobile (spec 000 §2).
+ * Panel height: 500 px, 600 px with diagnostics, 315 px on mobile (spec 000 §2). With no saved
+ * bot the panel says so, under a title of its own, and offers /configure instead of an input.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Attachment, ContenedorEmpatico, FileRef } from '../../../engine/schemas.ts';
 import { readEvents } from '../lib/sse.ts';
 import { ChatComposer } from './ChatComposer.tsx';
+import { OfflineBanner } from './OfflineBanner.tsx';
 
 interface ChatMessage {
   text: string;
@@ -57,7 +59,8 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
     setOffered([]);
     setSent([]);
     if (!chatbotId) {
-      say(t('chat.errors.noBot'), true);
+      // An expected state of a new owner, not a failure: said by the bot, not in red.
+      say(t('chat.errors.noBot'));
       return;
     }
     let cancelled = false;
@@ -69,10 +72,16 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
           return say(t('chat.errors.notFound'), true);
         }
         if (!res.ok) return say(t('chat.errors.config'), true);
-        const config = (await res.json()) as { id?: string; business_name?: string; greeting: string };
+        const config = (await res.json()) as {
+          id?: string;
+          business_name?: string;
+          greeting: string;
+          offline?: boolean;
+        };
         if (!config.id) return say(t('chat.errors.missingId'), true);
         if (!config.business_name) return say(t('chat.errors.invalid'), true);
         setBusiness(config.business_name);
+        setOffline(config.offline === true);
         say(config.greeting);
       })
       .catch(() => !cancelled && say(t('chat.errors.network'), true));
@@ -153,23 +162,26 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
     );
   }
 
+  const title = chatbotId ? t('chat.title', { business }) : t('chat.noBotTitle');
   return (
     <section
-      aria-label={t('chat.title', { business })}
+      aria-label={title}
       className={`fixed inset-x-2 bottom-2 z-30 flex h-[315px] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-2xl sm:inset-x-auto sm:right-4 sm:bottom-4 sm:w-[420px] ${debug ? 'sm:h-[600px]' : 'sm:h-[500px]'}`}
     >
       <header className="flex items-center justify-between gap-2 bg-brand-700 px-4 py-2.5 text-white">
-        <h2 className="truncate text-sm font-semibold">{t('chat.title', { business })}</h2>
+        <h2 className="truncate text-sm font-semibold">{title}</h2>
         <div className="flex items-center gap-3">
-          <label className="flex items-center gap-1.5 text-xs">
-            <input
-              type="checkbox"
-              checked={debug}
-              onChange={(e) => setDebug(e.target.checked)}
-              className="accent-white"
-            />
-            {t('chat.empathy')}
-          </label>
+          {chatbotId ? (
+            <label className="flex items-center gap-1.5 text-xs">
+              <input
+                type="checkbox"
+                checked={debug}
+                onChange={(e) => setDebug(e.target.checked)}
+                className="accent-white"
+              />
+              {t('chat.empathy')}
+            </label>
+          ) : null}
           <button
             type="button"
             aria-label={t('chat.close')}
@@ -180,6 +192,7 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
           </button>
         </div>
       </header>
+      <OfflineBanner offline={offline} t={t} />
       {debug ? <Diagnostics container={container} offline={offline} /> : null}
       <div
         ref={listRef}
@@ -202,7 +215,18 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
           )
         ) : null}
       </div>
-      <ChatComposer value={input} onChange={setInput} onSend={() => void send()} pending={pending} />
+      {chatbotId ? (
+        <ChatComposer value={input} onChange={setInput} onSend={() => void send()} pending={pending} />
+      ) : (
+        <div className="border-t border-slate-200 p-2">
+          <a
+            href="/configure"
+            className="flex items-center justify-center rounded-lg bg-brand-700 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+          >
+            {t('chat.noBotAction')}
+          </a>
+        </div>
+      )}
     </section>
   );
 }
@@ -213,7 +237,7 @@ function Bubble({ message }: { message: ChatMessage }) {
   return (
     <div className={`flex ${message.isBot ? 'justify-start' : 'justify-end'}`}>
       <div
-        className={`max-w-[85%] space-y-2 rounded-2xl px-3 py-2 text-sm whitespace-pre-wrap ${
+        className={`max-w-[85%] min-w-0 space-y-2 rounded-2xl px-3 py-2 text-sm whitespace-pre-wrap wrap-anywhere ${
           message.error
             ? 'bg-red-50 text-red-800'
             : message.isBot

@@ -16,6 +16,7 @@ import type { Attachment, FileRef, FileType, HistoryItem } from '../../../engine
 import { readEvents } from '../lib/sse.ts';
 import { visitorId, type WebConfig, type WebReply } from '../lib/web.ts';
 import { ChatComposer } from './ChatComposer.tsx';
+import { OfflineBanner } from './OfflineBanner.tsx';
 
 /** One message of a web chat (spec 001 §3 "Chat message (client)"). */
 export interface WebChatMessage {
@@ -194,9 +195,9 @@ export function FileView({ file, compact = false, t }: { file: ShownFile; compac
  * The owner's try-out of the web bot on /charla-web: a floating button and a chat window with the
  * business name and "Asistente IA", talking to the bot through the web channel exactly as a
  * visitor's widget does. Sizes of the spec's web chat widget (001 §9): 450x700 px, 400x650 px from
- * 641 to 1024 px wide, 80vh up to 640 px and 85vh up to 480 px, never above 95vh. Spec 001 §4 closes
- * the web chat 1 s after a reply on screens wider than 768 px; this try-out window stays open, since
- * here the reply shows nowhere else and the owner opened it to read it.
+ * 641 to 1024 px wide, 80vh up to 640 px and 85vh up to 480 px, never above 95vh. Like the widget it
+ * stays open after a reply (spec 001 §4's close after 1 s is the IALanding chat bar's, whose answers
+ * show above it; here the reply shows nowhere else).
  */
 export function WebChatPanel({ chatKey, business }: { chatKey: string | null; business: string }) {
   const { t } = useTranslation();
@@ -265,6 +266,7 @@ export function WebChatPanel({ chatKey, business }: { chatKey: string | null; bu
           ×
         </button>
       </header>
+      <OfflineBanner offline={config?.offline} t={t} />
       <div
         ref={listRef}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
@@ -313,7 +315,7 @@ function Bubble({
       data-testid={message.isBot ? 'bot-message' : 'user-message'}
     >
       <div
-        className={`max-w-[85%] space-y-2 rounded-2xl px-3 py-2 text-sm whitespace-pre-wrap ${
+        className={`max-w-[85%] min-w-0 space-y-2 rounded-2xl px-3 py-2 text-sm whitespace-pre-wrap wrap-anywhere ${
           message.error
             ? 'bg-red-50 text-red-800'
             : message.isBot

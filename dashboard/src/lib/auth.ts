@@ -5,6 +5,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { createAuthClient } from 'better-auth/react';
+import type { OwnerMe } from '../../../engine/http/views.ts';
 import { LANGUAGE_KEY } from '../i18n/index.ts';
 
 export const authClient = createAuthClient({
@@ -16,26 +17,16 @@ export const authClient = createAuthClient({
   },
 });
 
-/** The owner behind the session, as `GET /api/me` returns it. */
-export interface Me {
-  id: string;
-  email: string;
-  name: string;
-  emailVerified: boolean;
-  plan: string | null;
-  expiresAt: string | null;
-  daysRemaining: number;
-  paid: boolean;
-}
+/** The owner behind the session, as `GET /api/me` returns it (engine/http/views.ts). */
+export type Me = OwnerMe;
 
-/** The signed-in owner, or null without a session. */
+/** The signed-in owner, or null without a session (`GET /api/me` answers `{owner: null}`). */
 export const meQuery = queryOptions({
   queryKey: ['me'],
   queryFn: async (): Promise<Me | null> => {
     const res = await fetch('/api/me', { credentials: 'same-origin' });
-    if (res.status === 401) return null;
     if (!res.ok) throw new Error(`GET /api/me ${res.status}`);
-    return (await res.json()) as Me;
+    return ((await res.json()) as { owner: Me | null }).owner;
   },
   staleTime: 30_000,
 });

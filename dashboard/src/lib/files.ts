@@ -3,6 +3,8 @@
  * rule, the video upload's progress steps and the upload request that reports them.
  */
 
+import { queryOptions } from '@tanstack/react-query';
+
 /** A file as `GET /api/chatbot-files` returns it. */
 export interface BotFile {
   id: string;
@@ -13,13 +15,20 @@ export interface BotFile {
   publicUrl: string;
 }
 
+/**
+ * What `POST /api/chatbot-files` answers: the stored file and `conversionFailed` (audio or video
+ * that ffmpeg could not convert, stored as uploaded), or `error`.
+ */
+export type UploadAnswer = Partial<BotFile> & { conversionFailed?: boolean; error?: string };
+
 /** Spec 000 §9: toasts in the configuration screens close after 2 s. */
 export const CONFIG_TOAST_MS = 2000;
 
-/** Keyword as typed (spec 000 §5): quotes stripped, no whitespace; commas separate keywords. */
-export function cleanKeyword(value: string): string {
-  return value.replace(/["'`´‘’“”«»]/g, '').replace(/\s+/g, '');
-}
+/**
+ * The keyword rule is the server's (engine/matching): as typed, quotes go and spaces separate
+ * keywords like commas ("taza grande" → "taza,grande"); the stored list is `splitKeywords`'s.
+ */
+export { keywordInput, splitKeywords } from '../../../engine/matching/index.ts';
 
 /** Spec 000 §4, §9: the video upload's progress steps, in percent; 100 shows "completed". */
 export const VIDEO_STEPS = [10, 30, 60, 90] as const;
@@ -39,7 +48,7 @@ export function postWithProgress(
   url: string,
   form: FormData,
   onStage: (stage: 0 | 1 | 2 | 3) => void,
-): Promise<{ status: number; body: Partial<BotFile> & { error?: string } }> {
+): Promise<{ status: number; body: UploadAnswer }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
@@ -47,7 +56,7 @@ export function postWithProgress(
     xhr.upload.onload = () => onStage(2);
     xhr.onload = () => {
       onStage(3);
-      let body: Partial<BotFile> & { error?: string } = {};
+      let body: UploadAnswer = {};
       try {
         body = JSON.parse(xhr.responseText) as typeof body;
       } catch {
@@ -63,3 +72,14 @@ export function postWithProgress(
 
 /** The TanStack Query key of a bot's file list. */
 export const filesKey = (chatbotId: string) => ['files', chatbotId] as const;
+
+/** A bot's files (`GET /api/chatbot-files`), newest first; shares its cache with the files manager. */
+export const filesQuery = (chatbotId: string) =>
+  queryOptions({
+    queryKey: filesKey(chatbotId),
+    queryFn: async (): Promise<BotFile[]> => {
+      const res = await fetch(`/api/chatbot-files?chatbotId=${encodeURIComponent(chatbotId)}`);
+      if (!res.ok) throw new Error(`GET /api/chatbot-files ${res.status}`);
+      return (await res.json()) as BotFile[];
+    },
+  });

@@ -5,20 +5,25 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { Attachment, FileRef, FileType } from '../../../engine/schemas.ts';
+import { i18n } from '../i18n/index.ts';
 
 /** `GET /api/charla-web` (adapters/web/). */
 export interface CharlaWeb {
   chatbot: { id: string; business_name: string; charla_key: string; web_enabled: boolean };
   ialanding: { slug: string; is_active: boolean };
+  plan: string | null;
   daysRemaining: number;
   paid: boolean;
 }
 
-/** The owner's web channel; the server creates the bot, its key or its IALanding when missing. */
+/**
+ * The owner's web channel; the server creates the bot, its key or its IALanding when missing (a
+ * bot created here speaks the interface language, sent as `x-app-language`).
+ */
 export const charlaWebQuery = queryOptions({
   queryKey: ['charla-web'],
   queryFn: async (): Promise<CharlaWeb> => {
-    const res = await fetch('/api/charla-web');
+    const res = await fetch('/api/charla-web', { headers: { 'x-app-language': i18n.language } });
     if (!res.ok) throw new Error(String(res.status));
     return (await res.json()) as CharlaWeb;
   },
@@ -38,7 +43,8 @@ export interface IalandingFile {
 export interface Ialanding {
   slug: string;
   business_name: string;
-  business_description: string;
+  /** Issue 10 §7: the public description, or the description's first sentences without instructions. */
+  public_description: string;
   charla_key: string;
   idioma: string;
   lang: string;
@@ -46,6 +52,8 @@ export interface Ialanding {
   available: boolean;
   /** In the bot's language; null while available. */
   unavailableText: string | null;
+  /** True while no LLM is configured (the "respuestas sin IA" banner, issue 10 §6). */
+  offline: boolean;
   files: IalandingFile[];
 }
 
@@ -112,6 +120,8 @@ export interface WebConfig {
   greeting: string;
   available: boolean;
   unavailableText: string | null;
+  /** True while no LLM is configured (the "respuestas sin IA" banner, issue 10 §6). */
+  offline?: boolean;
 }
 
 /** A turn's answer from `POST /api/web/:key/message` (as `POST /api/chatbot-message/:id`). */

@@ -4,35 +4,33 @@
  *   and its IALanding are created when missing).
  * - The notice that the web bot shares the Telegram bot's configuration, with a link to /configure.
  * - The channel: name, Charla Key, service Activo/Inactivo with Activar/Desactivar (the screen changes
- *   only when the server answers with success; a failure changes nothing), the days remaining, and at
- *   0 days (without a paid plan) a red warning with a link to Gestión. /gestion has no screen yet:
- *   the link lands on the not-found page ("this section comes soon") until it does.
+ *   only when the server answers with success; a failure changes nothing), and the plan: "Plan
+ *   premium", the days remaining, or "Sin días" with the red warning that the bot is paused
+ *   (components/PlanStatus.tsx; its Gestión link waits for that screen, lib/features.ts).
  * - "Entrar a mi IALANDING": creates or updates the IALanding, then goes to /ialanding/<slug> 500 ms
  *   later; failures show the spec's alert texts as error toasts (the dashboard's alerts).
- * - The widget: "Generar Código" shows the embeddable snippet, "Copiar" turns into "Copiado" for 2 s,
- *   and the WordPress install steps.
+ * - The widget (components/WebService.tsx): "Generar Código" shows the embeddable snippet, "Copiar"
+ *   turns into "Copiado" for 2 s, and the WordPress install steps; while the service is Inactivo it
+ *   warns that the widget will not answer, with an Activar button.
  * - A floating button opens a chat window that talks to the bot through the web channel.
  * Mobile layout below 700 px (spec 001 §9): one column.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { embedSnippet } from '../../../widget/snippet.ts';
 import { AppHeader } from '../components/AppHeader.tsx';
+import { PausedWarning, PlanSummary } from '../components/PlanStatus.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { WebChatPanel } from '../components/WebChat.tsx';
+import { WebCard as Card, useWebToggle, WidgetSection } from '../components/WebService.tsx';
 import { meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 import { type CharlaWeb, charlaWebQuery } from '../lib/web.ts';
 
-/** Spec 001 §9: the copy confirmation shows for 2000 ms. */
-const COPIED_MS = 2000;
 /** Spec 001 §9: the IALanding redirect waits 500 ms. */
 const IALANDING_REDIRECT_MS = 500;
-/** The subscription screen (spec 001 §2); not built yet, so the link shows the not-found page. */
-const GESTION_PATH = '/gestion';
 
 export const Route = createFileRoute('/charla-web')({
   beforeLoad: async ({ context, location }) => {
@@ -112,34 +110,11 @@ function WebChannel({ data, refetch }: { data: CharlaWeb; refetch: () => Promise
   );
 }
 
-/** The channel info block: name, key, service status and toggle, days remaining. */
+/** The channel info block: name, key, service status and toggle, the plan and days remaining. */
 function ChannelInfo({ data }: { data: CharlaWeb }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
   const { chatbot } = data;
-  const noDays = data.daysRemaining <= 0 && !data.paid;
-
-  async function toggle() {
-    setBusy(true);
-    try {
-      const res = await fetch('/api/charla-web/toggle', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ chatbotId: chatbot.id, enabled: !chatbot.web_enabled }),
-      });
-      // Spec 001 §4: the screen changes only on success; a failure is not shown.
-      if (!res.ok) return;
-      const body = (await res.json()) as { web_enabled: boolean };
-      queryClient.setQueryData<CharlaWeb>(charlaWebQuery.queryKey, (old) =>
-        old ? { ...old, chatbot: { ...old.chatbot, web_enabled: body.web_enabled } } : old,
-      );
-    } catch {
-      // Network failure: the status stays as it was.
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { toggle, busy } = useWebToggle(chatbot);
 
   return (
     <Card title={t('web.info.title')} testId="channel-info">
@@ -185,24 +160,9 @@ function ChannelInfo({ data }: { data: CharlaWeb }) {
             <p className="mt-1 text-xs text-slate-600">{t('web.info.inactiveHint')}</p>
           )}
         </Row>
-        <Row label={t('web.info.days')}>
-          <span
-            className={`text-2xl font-semibold ${noDays ? 'text-red-700' : 'text-brand-700'}`}
-            data-testid="web-days"
-          >
-            {data.daysRemaining}
-          </span>
-          {noDays ? (
-            <div
-              role="alert"
-              className="mt-2 space-y-1 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-red-800"
-            >
-              <p>{t('web.info.noDays')}</p>
-              <a href={GESTION_PATH} className="font-semibold underline hover:no-underline">
-                {t('web.info.gestion')}
-              </a>
-            </div>
-          ) : null}
+        <Row label={t('plan.title')}>
+          <PlanSummary info={data} testId="web-days" />
+          <PausedWarning info={data} className="mt-2" />
         </Row>
       </dl>
     </Card>
@@ -263,114 +223,6 @@ function IalandingCard({ data }: { data: CharlaWeb }) {
         {entering ? t('web.ialanding.entering') : t('web.ialanding.enter')}
       </Button>
     </Card>
-  );
-}
-
-/** The widget: the snippet on demand, its copy button and the WordPress steps. */
-function WidgetSection({
-  data,
-  refetch,
-}: {
-  data: CharlaWeb;
-  refetch: () => Promise<CharlaWeb | undefined>;
-}) {
-  const { t } = useTranslation();
-  const [code, setCode] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
-  const [generating, setGenerating] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  async function generate() {
-    let key: string | undefined = data.chatbot.charla_key;
-    if (!key) {
-      // Spec 001 §4: generating the code without a key generates one, then reads the channel again.
-      setGenerating(true);
-      try {
-        const res = await fetch('/api/charla-web/key', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ chatbotId: data.chatbot.id }),
-        });
-        if (res.ok) key = (await refetch())?.chatbot.charla_key;
-      } catch {
-        key = undefined;
-      } finally {
-        setGenerating(false);
-      }
-      if (!key) {
-        toast.error(t('web.widget.generateError'));
-        return;
-      }
-    }
-    setCode(embedSnippet(window.location.origin, key));
-  }
-
-  async function copy() {
-    if (!code) return;
-    try {
-      await navigator.clipboard.writeText(code);
-      setCopied(true);
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => setCopied(false), COPIED_MS);
-    } catch {
-      toast.error(t('web.widget.copyError'));
-    }
-  }
-
-  return (
-    <Card title={t('web.widget.title')} testId="widget-section">
-      <p className="text-sm text-slate-700">{t('web.widget.text')}</p>
-      <Button onClick={() => void generate()} disabled={generating} className="min-[700px]:w-auto">
-        {t('web.widget.generate')}
-      </Button>
-      {code ? (
-        <div className="space-y-2">
-          <div className="flex items-center justify-between gap-2">
-            <h3 className="text-sm font-medium text-slate-700">{t('web.widget.codeLabel')}</h3>
-            <button
-              type="button"
-              onClick={() => void copy()}
-              aria-live="polite"
-              className={`rounded-lg px-3 py-1.5 text-sm font-semibold ${
-                copied ? 'bg-emerald-600 text-white' : 'border border-slate-300 bg-white hover:bg-slate-50'
-              }`}
-            >
-              {copied ? `✓ ${t('web.widget.copied')}` : t('web.widget.copy')}
-            </button>
-          </div>
-          <pre
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
-            tabIndex={0}
-            className="max-h-64 overflow-auto rounded-xl bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100"
-            data-testid="widget-code"
-          >
-            <code>{code}</code>
-          </pre>
-        </div>
-      ) : null}
-      <div className="rounded-xl border border-slate-200 bg-slate-50 p-4">
-        <h3 className="text-sm font-semibold text-slate-800">{t('web.widget.wordpress')}</h3>
-        <ol className="mt-2 list-decimal space-y-1.5 pl-5 text-sm text-slate-700">
-          <li>{t('web.widget.steps.s1')}</li>
-          <li>{t('web.widget.steps.s2')}</li>
-          <li>{t('web.widget.steps.s3')}</li>
-          <li>{t('web.widget.steps.s4')}</li>
-        </ol>
-      </div>
-    </Card>
-  );
-}
-
-function Card({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
-  return (
-    <section
-      className="space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
-      data-testid={testId}
-    >
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {children}
-    </section>
   );
 }
 

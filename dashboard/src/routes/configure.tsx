@@ -2,30 +2,35 @@
  * `/configure` (spec 000 §2, §4, §5): basic information (business name, description, style,
  * expectations) and advanced configuration (category shown with its emoji and stored without it,
  * preferred language, public, web search, reservations). Saving needs name and description ("Faltan
- * datos"); after a save the success toast shows, the "next step" button appears, and the owner goes
- * to /main after 500 ms. Toasts here close after 2 s (spec 000 §9). Below, the attached files
- * (components/FilesManager.tsx) once the bot exists, and the Telegram connection
- * (components/TelegramConnect.tsx).
+ * datos"); after a save the success toast shows and the "next step" button appears. The owner stays
+ * here (issue 10, departing from spec 000 §4's return to /main after 500 ms, README decisions): the
+ * first save scrolls to the attached files, the next step. A new bot's language is the interface
+ * language. Controls of features not built yet stay hidden (lib/features.ts). Toasts here close
+ * after 2 s (spec 000 §9). Below, the attached files (components/FilesManager.tsx, `#archivos`) once
+ * the bot exists, and the Telegram connection (components/TelegramConnect.tsx, `#telegram`).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { createFileRoute, Link, redirect, useLocation } from '@tanstack/react-router';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import {
   BOT_LANGUAGES,
+  botLanguageFor,
   CATEGORIES,
   CATEGORY_LABELS,
-  DEFAULT_BOT_LANGUAGE,
   DEFAULT_CATEGORY,
+  PUBLIC_DESCRIPTION_MAX,
   STYLES,
 } from '../../../engine/schemas.ts';
 import { AppHeader } from '../components/AppHeader.tsx';
 import { FilesManager } from '../components/FilesManager.tsx';
 import { TelegramConnect } from '../components/TelegramConnect.tsx';
-import { Alert, Button, Field } from '../components/ui.tsx';
+import { Alert, Button, Check, Field, Section, Select, TextArea } from '../components/ui.tsx';
+import { WhatsAppSection } from '../components/WhatsAppConnect.tsx';
 import { meQuery } from '../lib/auth.ts';
 import { type MyChatbot, myChatbotQuery } from '../lib/bot.ts';
+import { enabled } from '../lib/features.ts';
 
 /**
  * Locale keys of the categories (`configure.categories.*`). The stored value stays the spec's
@@ -43,8 +48,11 @@ const CATEGORY_KEYS: Record<(typeof CATEGORIES)[number], string> = {
 
 /** Spec 000 §9: toasts in the configuration screens close after 2 s. */
 const CONFIG_TOAST_MS = 2000;
-/** Spec 000 §4: back to /main 500 ms after a successful save. */
-const REDIRECT_AFTER_SAVE_MS = 500;
+
+/** Brings a section of this screen (`archivos`, `telegram`) into view. */
+function scrollToSection(id: string) {
+  document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+}
 
 export const Route = createFileRoute('/configure')({
   beforeLoad: async ({ context, location }) => {
@@ -58,6 +66,7 @@ type Form = Pick<
   MyChatbot,
   | 'business_name'
   | 'business_description'
+  | 'public_description'
   | 'chatbot_style'
   | 'expectations'
   | 'category'
@@ -67,26 +76,42 @@ type Form = Pick<
   | 'enable_reservations'
 >;
 
-const EMPTY: Form = {
+/** A new bot's form: the spec's defaults (000 §9), in the interface language (issue 10). */
+const empty = (language: string): Form => ({
   business_name: '',
   business_description: '',
+  public_description: '',
   chatbot_style: 'casual',
   expectations: '',
   category: DEFAULT_CATEGORY,
-  idioma: DEFAULT_BOT_LANGUAGE,
+  idioma: botLanguageFor(language),
   is_public: true,
   enable_web_search: false,
   enable_reservations: false,
-};
+});
 
 function Configure() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const bot = useQuery(myChatbotQuery);
-  const [form, setForm] = useState<Form>(EMPTY);
+  const { hash } = useLocation();
+  const [form, setForm] = useState<Form>(() => empty(i18n.language));
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
+  /** A section to scroll to once it shows: the files after the first save, or the address's #hash. */
+  const [scrollTo, setScrollTo] = useState<string | null>(hash || null);
+  const sectionShown = scrollTo === 'telegram' ? bot.isSuccess : Boolean(bot.data);
+
+  useEffect(() => {
+    if (!scrollTo || !sectionShown) return;
+    scrollToSection(scrollTo);
+    setScrollTo(null);
+  }, [scrollTo, sectionShown]);
+
+  // A new bot (nothing saved yet) speaks the interface language, also after switching it here.
+  useEffect(() => {
+    if (bot.isSuccess && !bot.data) setForm((f) => ({ ...f, idioma: botLanguageFor(i18n.language) }));
+  }, [bot.isSuccess, bot.data, i18n.language]);
 
   useEffect(() => {
     if (bot.data) {
@@ -104,6 +129,7 @@ function Configure() {
       setForm({
         business_name,
         business_description,
+        public_description: bot.data.public_description ?? '',
         chatbot_style,
         expectations,
         category,
@@ -138,13 +164,15 @@ function Configure() {
         throw new Error(body.error ?? t('configure.saveStatus', { status: res.status }));
       localStorage.setItem('chatbotId', body.id);
       localStorage.setItem('gptConfigured', 'true');
+      const first = !bot.data;
       await queryClient.invalidateQueries({ queryKey: myChatbotQuery.queryKey });
       setSaved(true);
       toast.success(t('configure.savedTitle'), {
         description: t('configure.saved'),
         duration: CONFIG_TOAST_MS,
       });
-      setTimeout(() => void navigate({ to: '/main' }), REDIRECT_AFTER_SAVE_MS);
+      // The owner stays to add files (issue 10): the first save brings them into view.
+      if (first) setScrollTo('archivos');
     } catch (err) {
       toast.error(t('configure.saveError'), {
         description: (err as Error).message,
@@ -183,6 +211,14 @@ function Configure() {
               value={form.business_description}
               onChange={(v) => set('business_description', v)}
               rows={5}
+            />
+            <TextArea
+              label={t('configure.publicDescription')}
+              placeholder={t('configure.publicDescriptionPlaceholder')}
+              value={form.public_description}
+              onChange={(v) => set('public_description', v)}
+              rows={2}
+              maxLength={PUBLIC_DESCRIPTION_MAX}
             />
             <Select
               label={t('configure.style')}
@@ -225,39 +261,25 @@ function Configure() {
               </Select>
             </div>
             <Check
-              label={t('configure.public')}
+              label={enabled('facebots') ? t('configure.publicListed') : t('configure.public')}
               checked={form.is_public}
               onChange={(v) => set('is_public', v)}
             />
-            <Check
-              label={t('configure.webSearch')}
-              checked={form.enable_web_search}
-              onChange={(v) => set('enable_web_search', v)}
-            />
-            <div className="flex flex-wrap items-center gap-3">
+            {enabled('webSearch') ? (
+              <Check
+                label={t('configure.webSearch')}
+                checked={form.enable_web_search}
+                onChange={(v) => set('enable_web_search', v)}
+              />
+            ) : null}
+            {/* The reservations plugin brings its "Ver reservas" and "Configurar" buttons with it. */}
+            {enabled('reservations') ? (
               <Check
                 label={t('configure.reservations')}
                 checked={form.enable_reservations}
                 onChange={(v) => set('enable_reservations', v)}
               />
-              {/* The reservations screens come with their plugin; until then the buttons say so. */}
-              <button
-                type="button"
-                disabled
-                title={t('configure.comingSoon')}
-                className="rounded-lg border border-slate-200 px-3 py-1 text-sm text-slate-400"
-              >
-                {t('configure.viewReservations')}
-              </button>
-              <button
-                type="button"
-                disabled
-                title={t('configure.comingSoon')}
-                className="rounded-lg border border-slate-200 px-3 py-1 text-sm text-slate-400"
-              >
-                {t('configure.configureReservations')}
-              </button>
-            </div>
+            ) : null}
           </Section>
           <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <Link
@@ -270,16 +292,17 @@ function Configure() {
               {saving ? t('configure.saving') : t('configure.save')}
             </Button>
             {saved ? (
-              <Link
-                to="/main"
+              <button
+                type="button"
+                onClick={() => scrollToSection('archivos')}
                 className="inline-flex items-center justify-center rounded-lg bg-brand-50 px-4 py-2.5 text-sm font-semibold text-brand-800"
               >
                 {t('configure.nextStep')}
-              </Link>
+              </button>
             ) : null}
           </div>
         </form>
-        <div className="mt-6">
+        <div className="mt-6 scroll-mt-4" id="archivos">
           {bot.data ? (
             <FilesManager chatbotId={bot.data.id} />
           ) : bot.isSuccess ? (
@@ -289,105 +312,15 @@ function Configure() {
           ) : null}
         </div>
         {bot.isSuccess ? (
-          <div className="mt-6">
+          <div className="mt-6 scroll-mt-4" id="telegram">
             <Section title={t('telegram.title')}>
               <p className="text-sm text-slate-600">{t('telegram.subtitle')}</p>
               <TelegramConnect chatbotId={bot.data?.id ?? null} toastMs={CONFIG_TOAST_MS} />
             </Section>
           </div>
         ) : null}
+        {bot.isSuccess ? <WhatsAppSection chatbotId={bot.data?.id ?? null} /> : null}
       </main>
     </div>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {children}
-    </section>
-  );
-}
-
-function TextArea({
-  label,
-  value,
-  onChange,
-  rows,
-  placeholder,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  rows: number;
-  placeholder?: string;
-}) {
-  const id = useId();
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        rows={rows}
-        placeholder={placeholder}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
-      />
-    </div>
-  );
-}
-
-function Select({
-  label,
-  value,
-  onChange,
-  children,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  children: ReactNode;
-}) {
-  const id = useId();
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select
-        id={id}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
-      >
-        {children}
-      </select>
-    </div>
-  );
-}
-
-function Check({
-  label,
-  checked,
-  onChange,
-}: {
-  label: string;
-  checked: boolean;
-  onChange: (v: boolean) => void;
-}) {
-  return (
-    <label className="flex items-center gap-2 text-sm text-slate-800">
-      <input
-        type="checkbox"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-        className="h-4 w-4 rounded border-slate-300 accent-brand-700"
-      />
-      {label}
-    </label>
   );
 }

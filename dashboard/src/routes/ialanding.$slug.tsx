@@ -11,8 +11,10 @@
  *   item": welcome, text or file) showing the greeting first, then the latest answer, or the file
  *   the answer sent or the visitor picked in the library (image, PDF, audio, video); "Escribiendo..."
  *   (or the reply as it streams) while the bot answers; a LIST offer as buttons.
- * - The file library: cards by type with the keywords and "Ver →"; "Tu IALANDING está listo" when
- *   there are no files.
+ * - The file library: cards by type with the file's context text (issue 10 §7: not its keywords,
+ *   which are the owner's triggers) and "Ver →"; "Tu IALANDING está listo" when there are no files.
+ * - The hero shows the bot's public description (issue 10 §7), never the behaviour instructions
+ *   of its business description, and the "respuestas sin IA" banner while no LLM is configured.
  * - The chat bar at the bottom (one column under 700 px, a floating bar above), with "Las
  *   respuestas se mostrarán arriba" and the producer link; Enter sends, Shift+Enter adds a line.
  *   When the service is off or the owner has no days, the server's text shows and the input is off.
@@ -27,10 +29,11 @@ import {
   ChatBar,
   Content,
   type DynamicItem,
-  keywords,
+  fileTitle,
   Library,
   Pending,
 } from '../components/IalandingParts.tsx';
+import { OfflineBanner } from '../components/OfflineBanner.tsx';
 import { Logo } from '../components/ui.tsx';
 import { useWebChat } from '../components/WebChat.tsx';
 import { type AppLanguage, i18n, isAppLanguage, loadLanguage } from '../i18n/index.ts';
@@ -175,8 +178,9 @@ function Landing({ data, lang }: { data: Ialanding; lang: AppLanguage }) {
     setQuestion('');
     setItem({
       type: 'file',
-      title: keywords(file)[0] ?? file.file_name,
-      description: file.context,
+      title: fileTitle(file),
+      // The context's first sentence is the title already; the rest, if any, below it.
+      description: file.context.replace(/\s+/g, ' ').trim().slice(fileTitle(file).length).trim(),
       url: file.publicUrl,
       fileType: file.file_type,
     });
@@ -219,11 +223,15 @@ function Landing({ data, lang }: { data: Ialanding; lang: AppLanguage }) {
           <p className="mx-auto max-w-2xl text-base text-slate-700 min-[700px]:text-lg">
             {t('landing.heroSubtitle')}
           </p>
-          {data.business_description ? (
-            <p className="mx-auto line-clamp-3 max-w-2xl text-sm text-slate-600">
-              {data.business_description}
+          {data.public_description ? (
+            <p
+              className="mx-auto line-clamp-3 max-w-2xl text-sm text-slate-600"
+              data-testid="ialanding-description"
+            >
+              {data.public_description}
             </p>
           ) : null}
+          <OfflineBanner offline={data.offline} t={t} className="mx-auto w-fit rounded-full" />
         </section>
         <section
           ref={contentRef}

@@ -1,6 +1,7 @@
 /**
  * `/login` (spec 000 §2): e-mail and password, Google (only when the server has it), the Facebots
- * button (new tab), links to /reset-password and /register, and the `msg` values of the auth
+ * button (new tab; hidden until the directory exists, lib/features.ts), links to /reset-password
+ * and /register, and the `msg` values of the auth
  * callback. A signed-in visitor goes on to /main, or back to the guarded page that sent them here.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +10,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, AuthLayout, Button, Field } from '../components/ui.tsx';
 import { authClient, authConfigQuery, meQuery, NEEDS_PASSWORD_UPDATE, safeRedirect } from '../lib/auth.ts';
+import { enabled } from '../lib/features.ts';
 
 const MESSAGES = ['link-expirado', 'error-recovery', 'error-sesion'] as const;
 
@@ -131,9 +133,11 @@ function Login() {
             </Button>
           </>
         ) : null}
-        <Button variant="secondary" onClick={() => window.open('/facebots', '_blank', 'noopener')}>
-          {t('login.facebots')}
-        </Button>
+        {enabled('facebots') ? (
+          <Button variant="secondary" onClick={() => window.open('/facebots', '_blank', 'noopener')}>
+            {t('login.facebots')}
+          </Button>
+        ) : null}
         <p className="text-center text-sm text-slate-600">
           {t('login.noAccount')}{' '}
           <Link to="/register" className="font-semibold text-brand-700 hover:underline">

@@ -2,16 +2,19 @@
  * better-auth's endpoints under `/api/auth/*` (sign-up, sign-in, sign-out, e-mail confirmation,
  * password reset and change, Google), mounted on Fastify as its integration guide does, with the
  * sign-in failure limit of engine/auth/limits.ts around `POST /api/auth/sign-in/email`. Also
- * `GET /api/me`: the signed-in owner with their profile, days remaining and paid state.
+ * `GET /api/me`: the signed-in owner with their profile, days remaining and paid state, or null.
  */
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { failureKey, TOO_MANY_ATTEMPTS } from '../../auth/limits.ts';
 import { daysRemaining, isPaid } from '../../auth/profiles.ts';
+import { AppError } from '../../errors.ts';
+import { isSubscriptionPlan } from '../../schemas.ts';
 import { findProfile } from '../../store/queries/owners.ts';
 import { requireOwner } from '../auth.ts';
 import type { HttpDeps } from '../server.ts';
+import { OwnerMe } from '../views.ts';
 
 /** The request's headers for a re-serialised body (its length is recomputed). */
 function requestHeaders(headers: Parameters<typeof fromNodeHeaders>[0], clientIp: string): Headers {
@@ -77,39 +80,34 @@ export const authRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
   app.get(
     '/api/me',
     {
-      config: { owner: { self: true } },
+      config: { public: true },
       schema: {
         summary: 'The signed-in owner',
         description:
-          'E-mail, profile (plan, expiry), days remaining (spec 001 §3: rounded up, never below 0) and whether the owner counts as paid (spec 000 §4). 401 without a session.',
+          '`{owner}`: e-mail, profile (plan, expiry), days remaining (spec 001 §3: rounded up, never below 0) whether the owner counts as paid (spec 000 §4) and whether a subscription renews (`subscribed`, spec 001 §4: the Telegram warning shows only without one). Without a session (or with an expired one) `{owner: null}`: being signed out is an expected state for the sign-in screens, not an error (issue 10).',
         tags: ['owner'],
-        response: {
-          200: z.object({
-            id: z.string(),
-            email: z.string(),
-            name: z.string(),
-            emailVerified: z.boolean(),
-            plan: z.string().nullable(),
-            expiresAt: z.string().nullable(),
-            daysRemaining: z.number().int().min(0),
-            paid: z.boolean(),
-          }),
-          401: z.object({ error: z.string() }),
-        },
+        response: { 200: z.object({ owner: OwnerMe.nullable() }) },
       },
     },
     async (req) => {
-      const me = await requireOwner(req, deps);
+      const me = await requireOwner(req, deps).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'UNAUTHORIZED') return null;
+        throw err;
+      });
+      if (!me) return { owner: null };
       const profile = await findProfile(deps.db, me.id);
       return {
-        id: me.id,
-        email: me.email,
-        name: me.name,
-        emailVerified: me.email_verified,
-        plan: profile?.plan ?? null,
-        expiresAt: profile?.expires_at ? new Date(profile.expires_at).toISOString() : null,
-        daysRemaining: daysRemaining(profile),
-        paid: isPaid(profile),
+        owner: {
+          id: me.id,
+          email: me.email,
+          name: me.name,
+          emailVerified: me.email_verified,
+          plan: profile?.plan ?? null,
+          expiresAt: profile?.expires_at ? new Date(profile.expires_at).toISOString() : null,
+          daysRemaining: daysRemaining(profile),
+          paid: isPaid(profile),
+          subscribed: Boolean(profile?.stripe_subscription_id) || isSubscriptionPlan(profile?.plan),
+        },
       };
     },
   );

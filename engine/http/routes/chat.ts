@@ -11,7 +11,7 @@ import {
   ArchivosBlock,
   Attachment,
   ContenedorEmpatico,
-  HistoryItem,
+  HistoryItemInput,
   languageCode,
   MAX_MESSAGE_CHARS,
 } from '../../schemas.ts';
@@ -25,17 +25,25 @@ export const FileMention = z.union([z.string().max(300), z.object({ id: z.string
 /** The id (or name) a {@link FileMention} refers to. */
 export const mentionId = (m: z.infer<typeof FileMention>) => (typeof m === 'string' ? m : m.id);
 
-/** Body of `POST /api/chatbot-message/:id` (spec 000 §7, plus optional follower identity and idempotency). */
+/**
+ * Body of `POST /api/chatbot-message/:id` (spec 000 §7, plus optional follower identity and
+ * idempotency). Limits: `userMessage` at most MAX_MESSAGE_CHARS (8000) characters, else 400; each
+ * `messageHistory` item is trimmed to MAX_MESSAGE_CHARS rather than refused (HistoryItemInput).
+ */
 export const ChatMessageBody = z.object({
   userMessage: z
     .string()
     .max(MAX_MESSAGE_CHARS)
-    .describe('The follower’s message; empty after trimming gives 400.'),
+    .describe(
+      `The follower’s message; empty after trimming or over ${MAX_MESSAGE_CHARS} characters gives 400.`,
+    ),
   messageHistory: z
-    .array(HistoryItem)
+    .array(HistoryItemInput)
     .max(100)
     .optional()
-    .describe('Earlier messages, oldest first, as role/content.'),
+    .describe(
+      `Earlier messages, oldest first, as role/content (at most 100). An item longer than ${MAX_MESSAGE_CHARS} characters is cut to its first ${MAX_MESSAGE_CHARS} instead of refusing the turn.`,
+    ),
   archivosMostrados: z
     .array(FileMention)
     .max(50)
@@ -73,6 +81,8 @@ export const ChatMessageReply = z.object({
   contenedorEmpatico: z.union([ContenedorEmpatico, z.object({ archivos: ArchivosBlock })]),
   offline: z.boolean(),
   duplicate: z.boolean(),
+  /** True when the bot stayed quiet (the owner took over this chat): `reply` is empty; show nothing. */
+  silent: z.boolean(),
 });
 
 const ErrorBody = z.object({ error: z.string() });
@@ -86,7 +96,7 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
       schema: {
         summary: 'A bot’s public configuration',
         description:
-          'Spec 000 §7: id, business_name, idioma, category, enable_web_search, enable_audio, plus the greeting in the bot’s language. 404 means no configuration.',
+          'Spec 000 §7: id, business_name, idioma, category, enable_web_search, enable_audio, plus the greeting in the bot’s language and `offline` (no LLM configured). 404 means no configuration.',
         tags: ['chat'],
         params: IdParams,
         response: {
@@ -99,6 +109,11 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
             enable_web_search: z.boolean(),
             enable_audio: z.boolean(),
             greeting: z.string(),
+            offline: z
+              .boolean()
+              .describe(
+                'True while no LLM is configured: replies come from the offline responder (issue 10 §6).',
+              ),
           }),
           404: ErrorBody,
         },
@@ -117,6 +132,7 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
         enable_web_search: bot.enable_web_search,
         enable_audio: bot.enable_audio,
         greeting: greeting(languageCode(bot.idioma), bot.business_name),
+        offline: deps.engine.offline,
       };
     },
   );
@@ -128,7 +144,8 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
       schema: {
         summary: 'Send a follower message and get the bot’s reply',
         description:
-          'Spec 000 §7. JSON by default; with `Accept: text/event-stream` the reply streams as Server-Sent Events: `token` events `{text}` as the reply is produced, then one `done` event with the JSON answer (or `error` `{error}`). `?debug=1` returns the whole `contenedorEmpatico`; otherwise only its `archivos`. A repeated `messageId` (or Idempotency-Key) gets the stored answer.',
+          'Spec 000 §7. JSON by default; with `Accept: text/event-stream` the reply streams as Server-Sent Events: `token` events `{text}` as the reply is produced, then one `done` event with the JSON answer (or `error` `{error}`). `?debug=1` returns the whole `contenedorEmpatico`; otherwise only its `archivos`. A repeated `messageId` (or Idempotency-Key) gets the stored answer. ' +
+          `Limits: a \`userMessage\` over ${MAX_MESSAGE_CHARS} characters gives 400; a \`messageHistory\` item over ${MAX_MESSAGE_CHARS} is cut to its first ${MAX_MESSAGE_CHARS} and the turn goes on (history is context; refusing it failed every later turn of a client that resends it, issue 10).`,
         tags: ['chat'],
         params: IdParams,
         querystring: z.object({ debug: z.enum(['0', '1', 'true', 'false']).optional() }),
@@ -157,6 +174,7 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
         contenedorEmpatico: debug ? r.contenedorEmpatico : { archivos: r.contenedorEmpatico.archivos },
         offline: r.offline,
         duplicate: r.duplicate,
+        silent: r.silent,
       });
 
       if (!(req.headers.accept ?? '').includes('text/event-stream')) {

@@ -3,6 +3,7 @@
  * keyword and context edit, delete. Every route is owner-scoped (config.owner); another owner's
  * ids answer 404.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
@@ -10,11 +11,11 @@ import { addFile, FILE_MESSAGES, removeFile, updateFileKeywords } from '../../fi
 import { FILE_LIMITS } from '../../schemas.ts';
 import type { ChatbotFile } from '../../store/database.ts';
 import { findOwnedChatbot } from '../../store/queries/chatbots.ts';
-import { FILES_CHANNEL } from '../../store/queries/files.ts';
+import { FILES_CHANNEL, type FilesChannelMessage, notifyStreamClose } from '../../store/queries/files.ts';
 import { requireOwner } from '../auth.ts';
 import type { HttpDeps } from '../server.ts';
 import { openSse } from '../sse.ts';
-import { FileRecord, fileRecord } from '../views.ts';
+import { FileRecord, fileRecord, UploadedFile } from '../views.ts';
 
 const ErrorBody = z.object({ error: z.string(), title: z.string().optional() });
 
@@ -33,11 +34,11 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
       schema: {
         summary: 'Upload a file to the owner’s bot',
         description:
-          'multipart/form-data with fields `chatbotId`, optional `keyword` and `context`, then one `file` part. Spec 000 §5: formats checked by magic bytes; 10 MB a file (413), 10 files and 100 MB a bot (422), other formats 415, each with the spec’s Spanish text. A rejected upload stores nothing.',
+          'multipart/form-data with fields `chatbotId`, optional `keyword` and `context`, then one `file` part. Spec 000 §5: formats checked by magic bytes; 10 MB a file (413), 10 files and 100 MB a bot (422), other formats 415, each with the spec’s Spanish text. A rejected upload stores nothing. Audio (mp3, wav, aac, m4a) is stored as OGG/Opus and video other than WebM as WebM (VP9); when that conversion fails the original is stored and `conversionFailed` is true (spec 000 §8).',
         tags: ['owner'],
         consumes: ['multipart/form-data'],
         response: {
-          201: FileRecord,
+          201: UploadedFile,
           400: ErrorBody,
           401: ErrorBody,
           404: ErrorBody,
@@ -71,6 +72,7 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
       if (!file) throw new AppError('BAD_REQUEST', 'Falta el archivo.');
       const chatbotId = fields.chatbotId ?? fields.chatbot_id;
       if (!chatbotId) throw new AppError('BAD_REQUEST', 'Falta chatbotId.');
+      let conversionFailed = false;
       const row = await addFile(deps.db, deps.storage, {
         ownerId: me.id,
         chatbotId,
@@ -80,10 +82,12 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
         ...(fields.context !== undefined ? { context: fields.context } : {}),
         purpose: fields.file_purpose ?? null,
         onChange: (id) => deps.engine.cache.invalidate(id),
-        onConversionError: (err) =>
-          req.log.warn({ err, file: file!.name }, 'conversion failed; the original is stored'),
+        onConversionError: (err) => {
+          conversionFailed = true;
+          req.log.warn({ err, file: file!.name }, 'conversion failed; the original is stored');
+        },
       });
-      return reply.code(201).send(fileView(row));
+      return reply.code(201).send({ ...fileView(row), conversionFailed });
     },
   );
 
@@ -96,7 +100,7 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
       schema: {
         summary: 'Live changes of a bot’s files',
         description:
-          'Server-Sent Events: a `change` event `{op, fileId}` whenever a file of the owner’s bot is uploaded, edited or deleted, from any Charla process (Postgres NOTIFY). A comment line every 25 s keeps proxies from closing the stream. 404 for another owner’s bot.',
+          'Server-Sent Events: first `ready` `{stream}` (this stream’s id), then a `change` event `{op, fileId}` whenever a file of the owner’s bot is uploaded, edited or deleted, from any Charla process (Postgres NOTIFY). A comment line every 25 s keeps proxies from closing the stream. `POST /api/chatbot-files/events/close` `{stream}` ends it from the server, so a page that stops listening closes it without aborting a request (issue 10). 404 for another owner’s bot.',
         tags: ['owner'],
         querystring: z.object({ chatbotId: z.string().min(1).max(100) }),
       },
@@ -109,23 +113,53 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
           'NOT_FOUND',
           'No existe configuración para tu bot. ¡Configúralo y vuelve a intentarlo!',
         );
+      const stream = randomUUID();
       const sse = openSse(reply);
-      sse.send('ready', {});
-      const unlisten = await deps.listen(FILES_CHANNEL, (payload) => {
+      let heartbeat: ReturnType<typeof setInterval> | undefined;
+      let unlisten: (() => Promise<void>) | undefined;
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        clearInterval(heartbeat);
+        void unlisten?.();
+        sse.end();
+      };
+      unlisten = await deps.listen(FILES_CHANNEL, (payload) => {
         try {
-          const change = JSON.parse(payload) as { chatbotId: string; op: string; fileId: string };
-          if (change.chatbotId === bot.id) sse.send('change', { op: change.op, fileId: change.fileId });
+          const msg = JSON.parse(payload) as FilesChannelMessage;
+          if ('closeStream' in msg) {
+            if (msg.closeStream === stream && msg.ownerId === me.id) end();
+          } else if (msg.chatbotId === bot.id) sse.send('change', { op: msg.op, fileId: msg.fileId });
         } catch {
           // not ours
         }
       });
-      const heartbeat = setInterval(() => reply.raw.write(': keep-alive\n\n'), 25_000);
-      req.raw.on('close', () => {
-        clearInterval(heartbeat);
-        void unlisten();
-        sse.end();
-      });
+      if (ended) void unlisten();
+      sse.send('ready', { stream });
+      heartbeat = setInterval(() => reply.raw.write(': keep-alive\n\n'), 25_000);
+      req.raw.on('close', end);
       return reply;
+    },
+  );
+
+  app.post(
+    '/api/chatbot-files/events/close',
+    {
+      config: { owner: { self: true } },
+      schema: {
+        summary: 'End a live file-changes stream',
+        description:
+          'Ends the caller’s `GET /api/chatbot-files/events` stream whose `ready` event gave this `stream` id, in whichever Charla process holds it (Postgres NOTIFY). The page then sees the stream end normally instead of aborting it (issue 10: closed streams close quietly). 204 whether or not the stream was still open.',
+        tags: ['owner'],
+        body: z.object({ stream: z.string().uuid() }),
+        response: { 204: z.null(), 400: ErrorBody, 401: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const me = await owner(req);
+      await notifyStreamClose(deps.db, { ownerId: me.id, stream: req.body.stream });
+      return reply.code(204).send(null);
     },
   );
 

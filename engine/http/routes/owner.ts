@@ -6,11 +6,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import { BOT_LANGUAGES, CATEGORIES, DEFAULT_BOT_LANGUAGE, DEFAULT_CATEGORY, STYLES } from '../../schemas.ts';
+import {
+  BOT_LANGUAGES,
+  CATEGORIES,
+  DEFAULT_BOT_LANGUAGE,
+  DEFAULT_CATEGORY,
+  PUBLIC_DESCRIPTION_MAX,
+  STYLES,
+} from '../../schemas.ts';
 import type { Chatbot } from '../../store/database.ts';
 import { findNewestChatbot, insertChatbot, updateOwnedChatbot } from '../../store/queries/chatbots.ts';
 import { requireOwner } from '../auth.ts';
 import type { HttpDeps } from '../server.ts';
+import { OwnerChatbot } from '../views.ts';
 
 /** Spec 000 §5 texts for a save without name or description. */
 export const CONFIG_MESSAGES = {
@@ -28,6 +36,13 @@ export const SaveChatbotBody = z.object({
   user_id: z.string().optional(),
   business_name: z.string().max(200).default(''),
   business_description: z.string().max(20_000).default(''),
+  public_description: z
+    .string()
+    .max(PUBLIC_DESCRIPTION_MAX)
+    .optional()
+    .describe(
+      'Issue 10 §7: what the public IALanding says about the business; empty shows the first sentences of the business description without instructions.',
+    ),
   chatbot_style: z.enum(STYLES).optional(),
   expectations: z.string().max(10_000).optional(),
   enable_web_search: z.boolean().optional(),
@@ -49,12 +64,13 @@ export const ConfigureChatbotBody = z.object({
   expectations: z.string().max(10_000).optional(),
 });
 
-/** A bot as its owner sees it (secrets left out). */
-export function ownerBotView(bot: Chatbot) {
+/** A bot as its owner sees it ({@link OwnerChatbot}: secrets left out). */
+export function ownerBotView(bot: Chatbot): OwnerChatbot {
   return {
     id: bot.id,
     business_name: bot.business_name,
     business_description: bot.business_description,
+    public_description: bot.public_description,
     chatbot_style: bot.chatbot_style,
     expectations: bot.expectations,
     system_prompt: bot.system_prompt,
@@ -72,6 +88,8 @@ export function ownerBotView(bot: Chatbot) {
     likes_count: bot.likes_count,
     charla_key: bot.charla_key,
     web_enabled: bot.web_enabled,
+    widget_origin: bot.widget_origin,
+    widget_seen_at: bot.widget_seen_at ? new Date(bot.widget_seen_at).toISOString() : null,
     timezone: bot.timezone,
     created_at: new Date(bot.created_at).toISOString(),
   };
@@ -87,20 +105,15 @@ export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) =>
       schema: {
         summary: 'The signed-in owner’s newest bot',
         description:
-          'Spec 000 §3: the newest chatbot of a user is the one loaded. 404 when the owner has none.',
+          'Spec 000 §3: the newest chatbot of a user is the one loaded. `{bot: null}` when the owner has none yet: a new owner is an expected state, not an error (issue 10).',
         tags: ['owner'],
-        response: { 200: z.record(z.string(), z.unknown()), 401: ErrorBody, 404: ErrorBody },
+        response: { 200: z.object({ bot: OwnerChatbot.nullable() }), 401: ErrorBody },
       },
     },
     async (req) => {
       const me = await owner(req);
       const bot = await findNewestChatbot(deps.db, me.id);
-      if (!bot)
-        throw new AppError(
-          'NOT_FOUND',
-          'No existe configuración para tu bot. ¡Configúralo y vuelve a intentarlo!',
-        );
-      return ownerBotView(bot);
+      return { bot: bot ? ownerBotView(bot) : null };
     },
   );
 
@@ -135,6 +148,7 @@ export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) =>
       const values = {
         business_name: name,
         business_description: description,
+        ...(b.public_description !== undefined ? { public_description: b.public_description.trim() } : {}),
         ...(b.chatbot_style !== undefined ? { chatbot_style: b.chatbot_style } : {}),
         ...(b.expectations !== undefined ? { expectations: b.expectations.trim() } : {}),
         ...(b.enable_web_search !== undefined ? { enable_web_search: b.enable_web_search } : {}),

@@ -110,6 +110,12 @@ export async function ownerPlans(
   }));
 }
 
+/** Ids of every bot of an owner (channels reconcile them when the owner's days change). */
+export async function chatbotIdsOfOwner(db: Kysely<Database>, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('chatbots').select('id').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.id);
+}
+
 /** A bot by its web key (`charla_key`), or undefined (spec 001 §7: select by key). */
 export async function findChatbotByKey(db: Kysely<Database>, key: string): Promise<Chatbot | undefined> {
   return db.selectFrom('chatbots').selectAll().where('charla_key', '=', key).executeTakeFirst();
@@ -125,5 +131,33 @@ export async function updateWebFields(
     .updateTable('chatbots')
     .set({ ...values, updated_at: new Date() })
     .where('id', '=', chatbotId)
+    .execute();
+}
+
+/** How often the same site's widget loads are written down again, ms (one write an hour at most). */
+export const WIDGET_SEEN_REFRESH_MS = 3_600_000;
+
+/**
+ * Records that the bot's widget loaded on the website `origin` (issue 10: /main's first steps).
+ * Writes only when the site changed or the last record is older than {@link WIDGET_SEEN_REFRESH_MS},
+ * so a busy site costs no write per page view.
+ */
+export async function recordWidgetSeen(
+  db: Kysely<Database>,
+  chatbotId: string,
+  origin: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('chatbots')
+    .set({ widget_origin: origin, widget_seen_at: now })
+    .where('id', '=', chatbotId)
+    .where((eb) =>
+      eb.or([
+        eb('widget_origin', 'is', null),
+        eb('widget_origin', '!=', origin),
+        eb('widget_seen_at', '<', new Date(now.getTime() - WIDGET_SEEN_REFRESH_MS)),
+      ]),
+    )
     .execute();
 }

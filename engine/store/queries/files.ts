@@ -101,8 +101,16 @@ export async function listOwnerFileKeys(db: Kysely<Database>, userId: string): P
   return rows.map((r) => r.file_url).filter((u) => !/^https?:\/\//i.test(u));
 }
 
-/** NOTIFY channel of file changes; the payload is JSON `{chatbotId, op, fileId}`. */
+/**
+ * NOTIFY channel of file changes; the payload is JSON `{chatbotId, op, fileId}`, or
+ * `{closeStream, ownerId}` asking the process that holds that live stream to end it.
+ */
 export const FILES_CHANNEL = 'charla_files';
+
+/** A message on {@link FILES_CHANNEL}. */
+export type FilesChannelMessage =
+  | { chatbotId: string; op: 'insert' | 'update' | 'delete'; fileId: string }
+  | { closeStream: string; ownerId: string };
 
 /** Tells realtime listeners (dashboards in any Charla process) that a bot's files changed. */
 export async function notifyFileChange(
@@ -110,4 +118,13 @@ export async function notifyFileChange(
   change: { chatbotId: string; op: 'insert' | 'update' | 'delete'; fileId: string },
 ): Promise<void> {
   await sql`select pg_notify(${FILES_CHANNEL}, ${JSON.stringify(change)})`.execute(db);
+}
+
+/** Asks the process holding an owner's live file stream (any Charla process) to end it. */
+export async function notifyStreamClose(
+  db: Kysely<Database>,
+  request: { ownerId: string; stream: string },
+): Promise<void> {
+  const message: FilesChannelMessage = { closeStream: request.stream, ownerId: request.ownerId };
+  await sql`select pg_notify(${FILES_CHANNEL}, ${JSON.stringify(message)})`.execute(db);
 }

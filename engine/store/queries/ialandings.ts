@@ -1,13 +1,15 @@
 /** ialandings rows (spec 001 §3, §7). */
 import type { Kysely } from 'kysely';
+import { foldToAscii } from '../../matching/index.ts';
 import type { Database, Ialanding } from '../database.ts';
 
 /**
  * The IALanding slug of a business name (spec 001 §4): "ialanding-" followed by the lowercase
- * name with every character outside a-z0-9 replaced by a hyphen.
+ * name with every character outside a-z0-9 replaced by a hyphen. Issue 10 §8: accents and ñ are
+ * folded to ASCII first ("Cerámica Ana" → `ialanding-ceramica-ana`, "Niño" → `ialanding-nino`).
  */
 export function ialandingSlug(businessName: string): string {
-  return `ialanding-${businessName.toLowerCase().replace(/[^a-z0-9]/g, '-')}`;
+  return `ialanding-${foldToAscii(businessName).replace(/[^a-z0-9]/g, '-')}`;
 }
 
 /** The IALanding of a bot, or undefined. */
@@ -45,17 +47,22 @@ export async function ensureIalanding(
 ): Promise<Ialanding> {
   const existing = await findIalandingByChatbot(db, bot.id);
   if (existing) return existing;
-  return db
-    .insertInto('ialandings')
-    .values({
-      user_id: bot.user_id,
-      chatbot_id: bot.id,
-      business_name: bot.business_name,
-      charla_key: bot.charla_key,
-      slug: await freeIalandingSlug(db, bot.business_name, bot.id),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const slug = await freeIalandingSlug(db, bot.business_name, bot.id);
+  return db.transaction().execute(async (trx) => {
+    // A live slug wins over another landing's old one.
+    await trx.deleteFrom('ialanding_slug_redirects').where('old_slug', '=', slug).execute();
+    return trx
+      .insertInto('ialandings')
+      .values({
+        user_id: bot.user_id,
+        chatbot_id: bot.id,
+        business_name: bot.business_name,
+        charla_key: bot.charla_key,
+        slug,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
 }
 
 /** The active IALanding with a slug, or undefined (spec 001 §7: by slug with is_active). */
@@ -84,11 +91,43 @@ export async function findActiveIalandingByKey(
     .executeTakeFirst();
 }
 
-/** Updates an IALanding's slug, business name and key (spec 001 §7: update slug and business_name). */
+/**
+ * Updates an IALanding's slug, business name and key (spec 001 §7: update slug and business_name).
+ * Issue 10 §8: when the slug changes, the old one is kept as a redirect to this landing, and a
+ * redirect that had the new slug (another landing's old one) is dropped: a live slug wins.
+ */
 export async function updateIalanding(
   db: Kysely<Database>,
   id: string,
   values: { slug: string; business_name: string; charla_key: string | null },
 ): Promise<void> {
-  await db.updateTable('ialandings').set(values).where('id', '=', id).execute();
+  await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('ialandings').select('slug').where('id', '=', id).executeTakeFirst();
+    await trx.deleteFrom('ialanding_slug_redirects').where('old_slug', '=', values.slug).execute();
+    await trx.updateTable('ialandings').set(values).where('id', '=', id).execute();
+    if (before && before.slug !== values.slug)
+      await trx
+        .insertInto('ialanding_slug_redirects')
+        .values({ old_slug: before.slug, ialanding_id: id })
+        .onConflict((oc) => oc.column('old_slug').doUpdateSet({ ialanding_id: id }))
+        .execute();
+  });
+}
+
+/**
+ * The current slug of the active IALanding an old slug redirects to (issue 10 §8), or undefined
+ * when the slug was never another landing's, or that landing is inactive or gone.
+ */
+export async function findIalandingRedirect(
+  db: Kysely<Database>,
+  oldSlug: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('ialanding_slug_redirects as r')
+    .innerJoin('ialandings as l', 'l.id', 'r.ialanding_id')
+    .select('l.slug')
+    .where('r.old_slug', '=', oldSlug)
+    .where('l.is_active', '=', true)
+    .executeTakeFirst();
+  return row?.slug;
 }

@@ -1,6 +1,6 @@
 /** The Telegram columns of `chatbots` (spec 000 §3: telegram_token, telegram_username; issue 5). */
 import type { Kysely } from 'kysely';
-import type { Database } from '../database.ts';
+import type { Database } from '../../engine/store/database.ts';
 
 /** Bots with a Telegram token stored (connected or paused), by id. */
 export async function telegramBotIds(db: Kysely<Database>): Promise<string[]> {

@@ -1,0 +1,404 @@
+/**
+ * The WhatsApp channel (issue 13; spec 000 §2–§8), one adapter with two backends chosen per bot,
+ * behind the same registry contract, inbox, supervisor and health as Telegram:
+ *
+ * - **Linked device** (`baileys`, the spec's "assigned number" flow): the owner links a number by
+ *   QR code or pairing code; the auth state lives in the database; one process at a time holds a
+ *   session's socket (a lease); reconnects with backoff, forgets everything on "logged out"
+ *   (baileys/session.ts). `@whiskeysockets/baileys` is imported only when a bot uses it.
+ * - **Cloud API** (`cloud`, Meta's WhatsApp Business Platform): webhooks at `/channels/whatsapp`,
+ *   signed and routed by phone number id (cloud/webhook.ts); sending through the Graph API
+ *   (cloud/transport.ts) inside the 24-hour window.
+ *
+ * Either way a follower's message is stored in the durable inbox first and answered from there,
+ * in order per chat, once per message id (shared/answer.ts). Days gating is the supervisor's: at
+ * 0 days a linked device's socket closes (its session is kept) and Cloud API messages wait in the
+ * inbox; on renewal both come back and answer what waited.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { DeferUpdate } from '../../engine/channels/inbox.ts';
+import type { ChannelAdapter, ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
+import { languageCode } from '../../engine/schemas.ts';
+import { type BaileysLib, loadBaileys } from './baileys/lib.ts';
+import { BaileysSession, type SessionEnd } from './baileys/session.ts';
+import { describeGraphError, Graph } from './cloud/graph.ts';
+import { CloudTransport } from './cloud/transport.ts';
+import { webhookRoutes } from './cloud/webhook.ts';
+import {
+  cloudNumber,
+  connectionOf,
+  pruneMessages,
+  recordConnectionError,
+  storeIncoming,
+  touchConnection,
+  touchContact,
+  type WaDb,
+  waDb,
+  whatsappBotIds,
+} from './queries.ts';
+import { whatsappApiRoutes } from './routes.ts';
+import { parseSettings, type WhatsAppSettings } from './settings.ts';
+import { createAnswering, MAX_TEXT } from './shared/answer.ts';
+import { PermanentSendError, type WaInbound, WHATSAPP } from './shared/types.ts';
+
+export { WHATSAPP } from './shared/types.ts';
+
+/** A bot's stored connection, as the registry sees it (secrets decrypted). */
+export const WhatsAppConfig = z.discriminatedUnion('backend', [
+  z.object({ backend: z.literal('baileys') }),
+  z.object({ backend: z.literal('cloud'), phoneNumberId: z.string().min(1), token: z.string().min(1) }),
+]);
+export type WhatsAppConfig = z.infer<typeof WhatsAppConfig>;
+
+/** One bot connected in this process. */
+type Connection =
+  | { backend: 'baileys'; session: BaileysSession }
+  | { backend: 'cloud'; transport: CloudTransport; phoneNumberId: string; graph: Graph };
+
+/** Options of {@link createWhatsAppAdapter} (tests replace Baileys at its module boundary). */
+export interface WhatsAppAdapterOptions {
+  loadBaileys?: () => Promise<BaileysLib>;
+}
+
+/** A Cloud API number as the webhook needs it (cached briefly). */
+export interface CloudNumberInfo {
+  chatbotId: string;
+  /** The app secret that signs this number's webhooks (its own, or META_APP_SECRET), or null. */
+  appSecret: string | null;
+}
+
+/** What {@link WhatsAppAdapter} exposes beyond the registry interface (routes and tests use it). */
+export interface WhatsAppAdapter extends ChannelAdapter<WhatsAppConfig> {
+  settings(): WhatsAppSettings;
+  context(): ChannelContext;
+  db(): WaDb;
+  /** This process's id in the linked-device leases. */
+  readonly holder: string;
+  /** The linked-device session of a bot, when this process holds it. */
+  session(chatbotId: string): BaileysSession | undefined;
+  /** The bot and webhook secret of a Cloud API phone number id, or undefined. */
+  cloudNumber(phoneNumberId: string): Promise<CloudNumberInfo | undefined>;
+  /** Forgets cached Cloud API numbers (after a connect or a removal). */
+  invalidateCloud(): void;
+  /** The webhook verify token (WHATSAPP_VERIFY_TOKEN, or derived from the instance secret). */
+  verifyToken(): string;
+  /** A Graph API client for a token. */
+  graph(token: string): Graph;
+  /** Records a problem for the owner (stored: every process shows it). */
+  recordError(chatbotId: string, message: string): Promise<void>;
+  /** Records that a message arrived (throttled store write). */
+  touch(chatbotId: string): void;
+  /** Stores a follower's message in the inbox (the webhook and the linked devices call it). */
+  acceptMessage(chatbotId: string, message: WaInbound): Promise<'stored' | 'duplicate'>;
+}
+
+/** How often a bot's "last message received" is written, at most, ms. */
+const TOUCH_EVERY_MS = 30_000;
+/** How long a Cloud API number lookup is cached, ms. */
+const CLOUD_CACHE_MS = 10_000;
+/** How long a Cloud API credentials check in the health view is reused, ms. */
+const CLOUD_CHECK_MS = 60_000;
+/** Message records are kept this long (statuses, retry content), ms. */
+const MESSAGES_KEEP_MS = 14 * 86_400_000;
+
+/** Creates the WhatsApp adapter (one per app). */
+export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): WhatsAppAdapter {
+  let ctx: ChannelContext | undefined;
+  let settings: WhatsAppSettings | undefined;
+  let lib: Promise<BaileysLib> | undefined;
+  const holder = randomUUID();
+  const connections = new Map<string, Connection>();
+  const touched = new Map<string, number>();
+  const lastUpdate = new Map<string, Date>();
+  const cloudCache = new Map<string, { value: CloudNumberInfo | undefined; at: number }>();
+  const cloudChecks = new Map<string, { error: string | null; at: number }>();
+  const mediaIds = new Map<string, Map<string, { id: string; at: number }>>();
+  let pruneTimer: NodeJS.Timeout | undefined;
+
+  const need = () => {
+    if (!ctx || !settings) throw new Error('whatsapp adapter used before start()');
+    return { ctx, settings, db: waDb(ctx.db) };
+  };
+  const baileys = () => {
+    lib ??= (options.loadBaileys ?? loadBaileys)();
+    return lib;
+  };
+
+  const recordError = async (chatbotId: string, message: string) => {
+    const { ctx, db } = need();
+    ctx.log.warn({ channel: WHATSAPP, chatbotId, error: message }, 'whatsapp problem');
+    await recordConnectionError(db, chatbotId, message).catch((err: unknown) =>
+      ctx.log.error({ err }, 'could not record a whatsapp error'),
+    );
+  };
+
+  const { answer, deliver } = createAnswering({ ctx: () => need().ctx, recordError });
+
+  const cloudTransport = (chatbotId: string, phoneNumberId: string, graph: Graph) => {
+    const { ctx, db } = need();
+    if (!mediaIds.has(chatbotId)) mediaIds.set(chatbotId, new Map());
+    return new CloudTransport({
+      graph,
+      phoneNumberId,
+      chatbotId,
+      db,
+      now: ctx.now,
+      mediaIds: mediaIds.get(chatbotId)!,
+      onError: (err) => ctx.log.debug({ err: describeGraphError(err), chatbotId }, 'typing indicator failed'),
+    });
+  };
+
+  const adapter: WhatsAppAdapter = {
+    id: WHATSAPP,
+    configSchema: WhatsAppConfig,
+    capabilities: { maxTextLength: MAX_TEXT, voiceNotes: true, choices: true, streaming: false, push: true },
+    holder,
+
+    async start(context) {
+      ctx = context;
+      settings = parseSettings(context.env);
+      const prune = () =>
+        pruneMessages(waDb(context.db), new Date(Date.now() - MESSAGES_KEEP_MS)).catch((err: unknown) =>
+          context.log.warn({ err }, 'could not prune whatsapp messages'),
+        );
+      pruneTimer = setInterval(prune, 3_600_000);
+      pruneTimer.unref();
+    },
+
+    configured: () => whatsappBotIds(need().db),
+
+    connected: () => [...connections.keys()],
+
+    async connect(chatbotId) {
+      const { ctx, settings, db } = need();
+      if (connections.has(chatbotId)) return;
+      const row = await connectionOf(db, chatbotId);
+      if (!row?.backend) return;
+      if (row.backend === 'cloud') {
+        if (row.status !== 'active' || !row.phone_number_id || !row.meta_token) return;
+        let token: string;
+        try {
+          token = ctx.secrets.decrypt(row.meta_token);
+        } catch {
+          await recordError(chatbotId, 'stored token unreadable (CHARLA_SECRET changed?)');
+          return;
+        }
+        const graph = adapter.graph(token);
+        connections.set(chatbotId, {
+          backend: 'cloud',
+          phoneNumberId: row.phone_number_id,
+          graph,
+          transport: cloudTransport(chatbotId, row.phone_number_id, graph),
+        });
+        await ctx.inbox.recover(WHATSAPP, chatbotId);
+        return;
+      }
+      if (row.status !== 'linking' && row.status !== 'linked') return;
+      const session: BaileysSession = new BaileysSession({
+        lib: await baileys(),
+        db,
+        chatbotId,
+        holder,
+        settings,
+        sealer: ctx.secrets,
+        log: ctx.log,
+        linking: row.status === 'linking',
+        onMessage: async (message) => {
+          await adapter.acceptMessage(chatbotId, message);
+        },
+        onOpen: () => {
+          ctx.inbox
+            .recover(WHATSAPP, chatbotId)
+            .catch((err: unknown) => ctx.log.warn({ err, chatbotId }, 'whatsapp recovery failed'));
+        },
+        onEnded: (reason: SessionEnd) => {
+          const current = connections.get(chatbotId);
+          if (current?.backend === 'baileys' && current.session === session) connections.delete(chatbotId);
+          ctx.log.info({ chatbotId, reason }, 'whatsapp session ended in this process');
+        },
+      });
+      // In the map before the socket opens: its first events may already need the connection.
+      connections.set(chatbotId, { backend: 'baileys', session });
+      let started = false;
+      try {
+        started = await session.start();
+      } catch (err) {
+        await recordError(chatbotId, `no se pudo abrir la sesión: ${(err as Error).message}`);
+      }
+      if (!started && connections.get(chatbotId)?.backend === 'baileys') {
+        const current = connections.get(chatbotId);
+        if (current?.backend === 'baileys' && current.session === session) connections.delete(chatbotId);
+      }
+    },
+
+    async disconnect(chatbotId, reason) {
+      const conn = connections.get(chatbotId);
+      if (!conn) return;
+      connections.delete(chatbotId);
+      if (conn.backend === 'baileys') await conn.session.stop(reason);
+    },
+
+    async acceptMessage(chatbotId, message) {
+      const { ctx } = need();
+      const result = await ctx.inbox.accept({
+        channel: WHATSAPP,
+        chatbotId,
+        updateKey:
+          message.backend === 'baileys' ? `${message.chatId}:${message.waMessageId}` : message.waMessageId,
+        chatId: message.chatId,
+        payload: message,
+      });
+      adapter.touch(chatbotId);
+      return result;
+    },
+
+    async handleUpdate(row) {
+      const { ctx, db } = need();
+      const conn = connections.get(row.chatbotId);
+      if (!conn) throw new DeferUpdate('whatsapp bot not connected in this process');
+      const p = row.payload as WaInbound;
+      const bot = await connectionOf(db, row.chatbotId);
+      if (!bot) return; // the bot was deleted
+      await touchContact(db, {
+        chatbotId: bot.id,
+        waId: p.chatId,
+        phoneNumber: p.phone,
+        pushName: p.pushName,
+        at: new Date(p.timestamp * 1000),
+      });
+      if (p.raw)
+        await storeIncoming(db, {
+          chatbotId: bot.id,
+          messageId: p.waMessageId,
+          chatId: p.chatId,
+          content: p.raw,
+        });
+      const transport = conn.backend === 'baileys' ? conn.session : conn.transport;
+      try {
+        await answer(transport, bot, p, ctx.now());
+      } catch (err) {
+        // WhatsApp refused for good (outside the 24-hour window, a bad request): retrying would
+        // only repeat what went out. Recorded for the owner; the update counts as handled.
+        if (!(err instanceof PermanentSendError)) throw err;
+        await recordError(row.chatbotId, err.message);
+      }
+    },
+
+    async health(chatbotId): Promise<ConnectionHealth> {
+      const { ctx, db } = need();
+      const row = await connectionOf(db, chatbotId);
+      const local = lastUpdate.get(chatbotId);
+      const stored = row?.last_update_at ? new Date(row.last_update_at) : null;
+      const latest = local && (!stored || local > stored) ? local : stored;
+      const base = {
+        mode: row?.backend === 'cloud' ? 'cloud-api' : 'linked-device',
+        lastError: row?.last_error ?? null,
+        lastErrorAt: row?.last_error_at ? new Date(row.last_error_at).toISOString() : null,
+        lastUpdateAt: latest?.toISOString() ?? null,
+        pendingUpdates: null,
+      };
+      if (!row?.backend || (row.backend === 'baileys' && row.status !== 'linked'))
+        return { ...base, state: 'disconnected' };
+      if (!(await ctx.mayRun(chatbotId))) return { ...base, state: 'paused' };
+      const conn = connections.get(chatbotId);
+      if (row.backend === 'baileys') {
+        if (conn?.backend === 'baileys') return { ...base, state: conn.session.open ? 'connected' : 'error' };
+        // Held by another process: its lease and the stored last error tell.
+        const heldElsewhere =
+          row.holder !== null && row.lease_until !== null && new Date(row.lease_until).getTime() > Date.now();
+        return {
+          ...base,
+          state: heldElsewhere && !row.last_error ? 'connected' : 'error',
+          lastError: base.lastError ?? (heldElsewhere ? null : 'WhatsApp se está conectando…'),
+        };
+      }
+      // Cloud API: the credentials are checked against the number's node (cached a minute).
+      const check = cloudChecks.get(chatbotId);
+      let error = check && Date.now() - check.at < CLOUD_CHECK_MS ? check.error : undefined;
+      if (error === undefined) {
+        try {
+          const token = ctx.secrets.decrypt(row.meta_token ?? '');
+          await adapter.graph(token).call('GET', `${row.phone_number_id}?fields=display_phone_number`);
+          error = null;
+        } catch (err) {
+          error = describeGraphError(err);
+        }
+        cloudChecks.set(chatbotId, { error, at: Date.now() });
+      }
+      if (error) return { ...base, state: 'error', lastError: error, lastErrorAt: new Date().toISOString() };
+      return { ...base, state: 'connected' };
+    },
+
+    async send(chatbotId, chatId, message) {
+      const { db } = need();
+      const conn = connections.get(chatbotId);
+      if (!conn) throw new Error(`whatsapp bot ${chatbotId} is not connected`);
+      const bot = await connectionOf(db, chatbotId);
+      const transport = conn.backend === 'baileys' ? conn.session : conn.transport;
+      await deliver(transport, chatbotId, chatId, message, languageCode(bot?.idioma));
+    },
+
+    async downloadMedia(chatbotId, channelFileId) {
+      const conn = connections.get(chatbotId);
+      if (!conn) throw new Error(`whatsapp bot ${chatbotId} is not connected`);
+      return conn.backend === 'baileys'
+        ? conn.session.downloadMedia(channelFileId)
+        : conn.transport.downloadMedia(channelFileId);
+    },
+
+    async stop() {
+      clearInterval(pruneTimer);
+      await Promise.allSettled([...connections.keys()].map((id) => adapter.disconnect(id, 'shutdown')));
+    },
+
+    routes: webhookRoutes(() => adapter),
+    apiRoutes: whatsappApiRoutes(() => adapter),
+
+    settings: () => need().settings,
+    context: () => need().ctx,
+    db: () => need().db,
+    session: (chatbotId) => {
+      const c = connections.get(chatbotId);
+      return c?.backend === 'baileys' ? c.session : undefined;
+    },
+    async cloudNumber(phoneNumberId) {
+      const cached = cloudCache.get(phoneNumberId);
+      if (cached && Date.now() - cached.at < CLOUD_CACHE_MS) return cached.value;
+      const { ctx, settings, db } = need();
+      const row = await cloudNumber(db, phoneNumberId);
+      const value =
+        row && row.status === 'active'
+          ? {
+              chatbotId: row.chatbot_id,
+              appSecret: row.app_secret
+                ? ctx.secrets.decrypt(row.app_secret)
+                : (settings.META_APP_SECRET ?? null),
+            }
+          : undefined;
+      cloudCache.set(phoneNumberId, { value, at: Date.now() });
+      return value;
+    },
+    invalidateCloud: () => {
+      cloudCache.clear();
+      cloudChecks.clear();
+    },
+    verifyToken: () => {
+      const { ctx, settings } = need();
+      return (
+        settings.WHATSAPP_VERIFY_TOKEN ?? ctx.secrets.derive('whatsapp-verify-token', 'cloud').slice(0, 32)
+      );
+    },
+    graph: (token) =>
+      new Graph(need().settings.WHATSAPP_GRAPH_URL, need().settings.WHATSAPP_GRAPH_VERSION, token),
+    recordError,
+    touch: (chatbotId) => {
+      const now = new Date();
+      lastUpdate.set(chatbotId, now);
+      if (now.getTime() - (touched.get(chatbotId) ?? 0) < TOUCH_EVERY_MS) return;
+      touched.set(chatbotId, now.getTime());
+      void touchConnection(need().db, chatbotId, now).catch(() => {});
+    },
+  };
+  return adapter;
+}

@@ -1,0 +1,495 @@
+/**
+ * The owner's WhatsApp routes (spec 000 §7; issue 13). All are owner routes: a bot must be the
+ * signed-in owner's (another owner's id answers 404); errors carry the spec's Spanish texts.
+ *
+ * - `GET /api/get-whatsapp-config`: the number (`whatsapp_number`), the backend, the live QR or
+ *   pairing code while linking, the Cloud API details, and the connection's health.
+ * - `POST /api/request-whatsapp-number`: starts linking a device (QR), or asks for a pairing code.
+ * - `POST /api/remove-whatsapp`: logs the linked device out / forgets the Cloud API credentials.
+ * - `POST /api/connect-whatsapp-cloud`: connects a Cloud API number (the manual form, and the last
+ *   step of the Facebook login flow).
+ * - `POST /api/meta/businesses`, `POST /api/meta/whatsapp-accounts`: the business discovery of the
+ *   Facebook login flow (spec 000 §4/§7), one step per call so the dashboard shows each state.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, botNotFound } from '../../engine/errors.ts';
+import { findNewestChatbot, findOwnedChatbot } from '../../engine/store/queries/chatbots.ts';
+import { describeGraphError, GraphError } from './cloud/graph.ts';
+import type { WhatsAppAdapter } from './index.ts';
+import { connectionOf, removeConnection, setCloudConnection, startLinking } from './queries.ts';
+import { fillText, WHATSAPP_ERRORS } from './texts.ts';
+
+const ErrorBody = z.object({ error: z.string() });
+
+/** A connection's health as the dashboard shows it (engine/registry ConnectionHealth). */
+const Health = z.object({
+  mode: z.string(),
+  state: z.enum(['connected', 'error', 'paused', 'disconnected']),
+  lastError: z.string().nullable(),
+  lastErrorAt: z.string().nullable(),
+  lastUpdateAt: z.string().nullable(),
+  pendingUpdates: z.number().nullable(),
+});
+
+/** The permissions the Facebook login asks for (spec 000 §3). */
+export const META_SCOPE = 'whatsapp_business_management,business_management,pages_show_list';
+
+/** `GET /api/get-whatsapp-config`'s answer. */
+export const WhatsAppConfigResponse = z.object({
+  /** Spec 000 §7: the connected number (digits), or null. */
+  whatsapp_number: z.string().nullable(),
+  backend: z.enum(['baileys', 'cloud']).nullable(),
+  status: z.enum(['linking', 'linked', 'expired', 'logged_out', 'active']).nullable(),
+  /** True when a number is connected (linked device paired, or Cloud API number active). */
+  connected: z.boolean(),
+  /** While linking: the QR code's content and expiry (ISO), and the pairing code when asked. */
+  linking: z
+    .object({
+      qr: z.string().nullable(),
+      qrExpiresAt: z.string().nullable(),
+      pairingCode: z.string().nullable(),
+    })
+    .nullable(),
+  cloud: z
+    .object({
+      phoneNumberId: z.string().nullable(),
+      businessAccountId: z.string().nullable(),
+      phoneNumber: z.string().nullable(),
+      metaVerified: z.boolean(),
+    })
+    .nullable(),
+  /** The Facebook login flow: the Meta app id (null when not configured), Graph version, permissions. */
+  meta: z.object({ appId: z.string().nullable(), graphVersion: z.string(), scope: z.string() }),
+  /** Where Meta must send this instance's webhooks, and the verify token to enter there. */
+  webhook: z.object({ url: z.string().nullable(), verifyToken: z.string() }),
+  /** True when the instance has an app secret for webhooks (else the manual form asks for one). */
+  appSecretConfigured: z.boolean(),
+  health: Health,
+});
+export type WhatsAppConfigResponse = z.infer<typeof WhatsAppConfigResponse>;
+
+const BotBody = z.object({ userId: z.string().optional(), chatbotId: z.string().max(100).optional() });
+
+/** Body of `POST /api/request-whatsapp-number` (spec 000 §7; `phoneNumber` asks for a pairing code). */
+export const RequestNumberBody = BotBody.extend({ phoneNumber: z.string().max(30).optional() });
+
+/** Body of `POST /api/connect-whatsapp-cloud`. */
+export const ConnectCloudBody = BotBody.extend({
+  phoneNumberId: z.string().max(64).default(''),
+  businessAccountId: z.string().max(64).default(''),
+  accessToken: z.string().max(1024).default(''),
+  appSecret: z.string().max(200).optional(),
+  /** True for a Facebook login token (short-lived): exchanged for a long-lived one. */
+  fromFacebookLogin: z.boolean().optional(),
+});
+
+/** Graph ids are digits. */
+const GRAPH_ID = /^\d{1,40}$/;
+
+export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyncZod {
+  return async (app) => {
+    const ownedBot = async (req: FastifyRequest, id: string | undefined, missing: string) => {
+      const ctx = adapter().context();
+      const owner = await ctx.requireOwner(req);
+      if (!id) throw new AppError('BAD_REQUEST', missing);
+      const bot = await findOwnedChatbot(ctx.db, owner.id, id);
+      if (!bot) throw botNotFound();
+      return bot;
+    };
+
+    /** The configuration answer of a bot. */
+    const configOf = async (chatbotId: string): Promise<WhatsAppConfigResponse> => {
+      const wa = adapter();
+      const ctx = wa.context();
+      const settings = wa.settings();
+      const row = await connectionOf(wa.db(), chatbotId);
+      if (!row) throw botNotFound();
+      const connected =
+        (row.backend === 'baileys' && row.status === 'linked') ||
+        (row.backend === 'cloud' && row.status === 'active');
+      return {
+        whatsapp_number: connected ? row.whatsapp_number : null,
+        backend: row.backend ?? null,
+        status: row.status ?? null,
+        connected,
+        linking:
+          row.status === 'linking'
+            ? {
+                qr: row.qr,
+                qrExpiresAt: row.qr_expires_at ? new Date(row.qr_expires_at).toISOString() : null,
+                pairingCode: row.pairing_code,
+              }
+            : null,
+        cloud:
+          row.backend === 'cloud'
+            ? {
+                phoneNumberId: row.phone_number_id,
+                businessAccountId: row.meta_business_account_id,
+                phoneNumber: row.phone_number,
+                metaVerified: row.meta_verified,
+              }
+            : null,
+        meta: {
+          appId: settings.META_APP_ID ?? null,
+          graphVersion: settings.WHATSAPP_GRAPH_VERSION,
+          scope: META_SCOPE,
+        },
+        webhook: {
+          url: ctx.publicUrl ? `${ctx.publicUrl}/channels/whatsapp` : null,
+          verifyToken: wa.verifyToken(),
+        },
+        appSecretConfigured: Boolean(settings.META_APP_SECRET),
+        health: await wa.health(chatbotId),
+      };
+    };
+
+    app.get(
+      '/api/get-whatsapp-config',
+      {
+        config: {
+          owner: {
+            probe: (a) => ({
+              method: 'GET',
+              url: `/api/get-whatsapp-config?chatbotId=${encodeURIComponent(a.botId)}`,
+            }),
+          },
+        },
+        schema: {
+          summary: 'The WhatsApp configuration and connection health',
+          description:
+            'Spec 000 §7 (`whatsapp_number`), plus the backend (linked device or Cloud API), the live QR code ' +
+            '(its content and expiry) or pairing code while a device is linking, the Cloud API number, what the ' +
+            'Facebook login and the webhook need, and the connection health: state (connected only while ' +
+            'WhatsApp is really receiving), the last error and the last message received. Without ' +
+            '`chatbotId` the owner’s newest bot; 404 without a bot.',
+          tags: ['whatsapp'],
+          querystring: z.object({ userId: z.string().optional(), chatbotId: z.string().max(100).optional() }),
+          response: { 200: WhatsAppConfigResponse, 401: ErrorBody, 404: ErrorBody },
+        },
+      },
+      async (req) => {
+        const ctx = adapter().context();
+        const owner = await ctx.requireOwner(req);
+        const bot = req.query.chatbotId
+          ? await findOwnedChatbot(ctx.db, owner.id, req.query.chatbotId)
+          : await findNewestChatbot(ctx.db, owner.id);
+        if (!bot) throw botNotFound();
+        return configOf(bot.id);
+      },
+    );
+
+    app.post(
+      '/api/request-whatsapp-number',
+      {
+        config: {
+          owner: {
+            probe: (a) => ({
+              method: 'POST',
+              url: '/api/request-whatsapp-number',
+              json: { chatbotId: a.botId },
+            }),
+          },
+        },
+        schema: {
+          summary: 'Link a WhatsApp number (QR code or pairing code)',
+          description:
+            'Spec 000 §7, the "assigned number" flow as a linked device (issue 13). Without `phoneNumber`: ' +
+            'starts (or restarts) linking: the old session is forgotten and a new QR code appears in ' +
+            '`GET /api/get-whatsapp-config` within seconds, renewed until it is scanned or runs out (then ' +
+            '`status` is `expired` and the owner retries). A bot already linked answers its `whatsapp_number`. ' +
+            'With `phoneNumber` (digits with country code): a pairing code for that number, to enter in ' +
+            'WhatsApp › Linked devices › Link with phone number. 400 "Faltan datos para solicitar número de ' +
+            'WhatsApp" without a bot id, 400 without days left, 404 for another owner’s bot.',
+          tags: ['whatsapp'],
+          body: RequestNumberBody,
+          response: {
+            200: WhatsAppConfigResponse,
+            400: ErrorBody,
+            401: ErrorBody,
+            404: ErrorBody,
+            502: ErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        const wa = adapter();
+        const ctx = wa.context();
+        const bot = await ownedBot(req, req.body.chatbotId, WHATSAPP_ERRORS.missingData);
+        if (!(await ctx.mayRun(bot.id))) throw new AppError('BAD_REQUEST', WHATSAPP_ERRORS.noDays);
+        const row = await connectionOf(wa.db(), bot.id);
+        const phone = req.body.phoneNumber?.replace(/[\s+()-]/g, '');
+        if (phone !== undefined) {
+          if (!/^\d{8,15}$/.test(phone)) throw new AppError('BAD_REQUEST', WHATSAPP_ERRORS.badPhone);
+          if (row?.backend !== 'baileys' || row.status !== 'linking') {
+            await wa.disconnect(bot.id, 'removed');
+            await startLinking(wa.db(), bot.id);
+            wa.invalidateCloud();
+            await ctx.reconcile(bot.id);
+          }
+          const session = wa.session(bot.id);
+          if (!session) throw new AppError('UPSTREAM', WHATSAPP_ERRORS.pairingUnavailable);
+          try {
+            await session.pairingCode(phone);
+          } catch (err) {
+            ctx.log.warn({ chatbotId: bot.id, err }, 'pairing code request failed');
+            throw new AppError('UPSTREAM', `${WHATSAPP_ERRORS.requestFailed}: ${(err as Error).message}`);
+          }
+          return configOf(bot.id);
+        }
+        if (row?.backend === 'baileys' && row.status === 'linked') return configOf(bot.id);
+        // Reconfigure: the old connection stops (a linked device is logged out) before linking anew.
+        await wa.disconnect(bot.id, 'removed');
+        await startLinking(wa.db(), bot.id);
+        wa.invalidateCloud();
+        ctx.log.info({ chatbotId: bot.id }, 'whatsapp linking started');
+        await ctx.reconcile(bot.id);
+        return configOf(bot.id);
+      },
+    );
+
+    app.post(
+      '/api/remove-whatsapp',
+      {
+        config: {
+          owner: {
+            probe: (a) => ({ method: 'POST', url: '/api/remove-whatsapp', json: { chatbotId: a.botId } }),
+          },
+        },
+        schema: {
+          summary: 'Disconnect WhatsApp',
+          description:
+            'Spec 000 §7. A linked device is logged out (it leaves the phone’s list of linked devices) and its ' +
+            'session deleted; a Cloud API number’s credentials are forgotten. The spec’s fields ' +
+            '(whatsapp_number, phone_number, meta_business_account_id, meta_token, meta_verified) are cleared. ' +
+            'Disconnecting a bot without WhatsApp is not an error.',
+          tags: ['whatsapp'],
+          body: BotBody,
+          response: {
+            200: z.object({ success: z.literal(true), message: z.string() }),
+            400: ErrorBody,
+            401: ErrorBody,
+            404: ErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        const wa = adapter();
+        const ctx = wa.context();
+        const bot = await ownedBot(req, req.body.chatbotId, WHATSAPP_ERRORS.missingData);
+        await wa.disconnect(bot.id, 'removed');
+        await removeConnection(wa.db(), bot.id);
+        wa.invalidateCloud();
+        await ctx.reconcile(bot.id);
+        ctx.log.info({ chatbotId: bot.id }, 'whatsapp disconnected by its owner');
+        return { success: true as const, message: 'WhatsApp desconectado.' };
+      },
+    );
+
+    app.post(
+      '/api/connect-whatsapp-cloud',
+      {
+        config: {
+          owner: {
+            probe: (a) => ({
+              method: 'POST',
+              url: '/api/connect-whatsapp-cloud',
+              json: {
+                chatbotId: a.botId,
+                phoneNumberId: '123',
+                businessAccountId: '456',
+                accessToken: 'EAAtest',
+                appSecret: 'secret',
+              },
+            }),
+          },
+        },
+        schema: {
+          summary: 'Connect a WhatsApp Cloud API number',
+          description:
+            'Issue 13 (the manual form, and the last step of the Facebook login flow, spec 000 §4). Checks the ' +
+            'token against the number (`GET /{phone-number-id}`), subscribes the app to the WhatsApp Business ' +
+            'Account’s webhooks (`POST /{waba-id}/subscribed_apps`), then stores the number, the business ' +
+            'account id and the token (encrypted, AES-256-GCM) with `meta_verified` false. A Facebook login ' +
+            'token is first exchanged for a long-lived one. `appSecret` (stored encrypted) signs this number’s ' +
+            'webhooks when the instance has no META_APP_SECRET. 400 for missing or refused data, 409 when the ' +
+            'number is another bot’s, 502 when Meta cannot be reached.',
+          tags: ['whatsapp'],
+          body: ConnectCloudBody,
+          response: {
+            200: WhatsAppConfigResponse,
+            400: ErrorBody,
+            401: ErrorBody,
+            404: ErrorBody,
+            409: ErrorBody,
+            502: ErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        const wa = adapter();
+        const ctx = wa.context();
+        const settings = wa.settings();
+        const bot = await ownedBot(req, req.body.chatbotId, WHATSAPP_ERRORS.missingData);
+        const phoneNumberId = req.body.phoneNumberId.trim();
+        const businessAccountId = req.body.businessAccountId.trim();
+        let token = req.body.accessToken.trim();
+        const appSecret = req.body.appSecret?.trim() || null;
+        if (!GRAPH_ID.test(phoneNumberId) || !GRAPH_ID.test(businessAccountId) || !token)
+          throw new AppError('BAD_REQUEST', WHATSAPP_ERRORS.cloudRequired);
+        if (!appSecret && !settings.META_APP_SECRET)
+          throw new AppError('BAD_REQUEST', WHATSAPP_ERRORS.cloudNoSecret);
+        const other = await wa.cloudNumber(phoneNumberId);
+        if (other && other.chatbotId !== bot.id) throw new AppError('CONFLICT', WHATSAPP_ERRORS.cloudInUse);
+        const upstream = (err: unknown): never => {
+          if (err instanceof GraphError && err.status >= 400 && err.status < 500)
+            throw new AppError(
+              'BAD_REQUEST',
+              fillText(WHATSAPP_ERRORS.cloudTokenRejected, { reason: describeGraphError(err) }),
+            );
+          ctx.log.warn({ chatbotId: bot.id, error: describeGraphError(err) }, 'graph api call failed');
+          throw new AppError('UPSTREAM', WHATSAPP_ERRORS.cloudUnreachable);
+        };
+        if (req.body.fromFacebookLogin && settings.META_APP_ID && settings.META_APP_SECRET) {
+          const q = new URLSearchParams({
+            grant_type: 'fb_exchange_token',
+            client_id: settings.META_APP_ID,
+            client_secret: settings.META_APP_SECRET,
+            fb_exchange_token: token,
+          });
+          const exchanged = await wa
+            .graph(token)
+            .call<{ access_token: string }>('GET', `oauth/access_token?${q}`)
+            .catch(upstream);
+          token = exchanged.access_token;
+        }
+        const graph = wa.graph(token);
+        const number = await graph
+          .call<{ display_phone_number?: string }>(
+            'GET',
+            `${phoneNumberId}?fields=display_phone_number,verified_name`,
+          )
+          .catch(upstream);
+        await graph.call('POST', `${businessAccountId}/subscribed_apps`).catch(upstream);
+        await wa.disconnect(bot.id, 'removed');
+        await setCloudConnection(wa.db(), bot.id, {
+          phoneNumberId,
+          businessAccountId,
+          displayPhoneNumber: (number.display_phone_number ?? '').replace(/[^\d]/g, ''),
+          token: ctx.secrets.encrypt(token),
+          appSecret: appSecret ? ctx.secrets.encrypt(appSecret) : null,
+        });
+        wa.invalidateCloud();
+        ctx.log.info({ chatbotId: bot.id, phoneNumberId }, 'whatsapp cloud api number connected');
+        await ctx.reconcile(bot.id);
+        return configOf(bot.id);
+      },
+    );
+
+    const metaToken = z.object({ accessToken: z.string().min(1).max(1024) });
+    const needMeta = () => {
+      if (!adapter().settings().META_APP_ID)
+        throw new AppError('BAD_REQUEST', WHATSAPP_ERRORS.metaNotConfigured);
+    };
+    const metaFailure = (err: unknown): never => {
+      if (err instanceof AppError) throw err;
+      throw new AppError(
+        'UPSTREAM',
+        fillText(WHATSAPP_ERRORS.metaUnexpected, { reason: describeGraphError(err) }),
+      );
+    };
+
+    app.post(
+      '/api/meta/businesses',
+      {
+        config: { owner: { self: true } },
+        schema: {
+          summary: 'The first business of a Facebook login',
+          description:
+            'Spec 000 §4/§7, step "fetching_businesses" of the Meta connection: `GET /me/businesses` with the ' +
+            'token of the owner’s Facebook login; the first entry is used. 404 when the account manages no ' +
+            'business, 400 when the server has no META_APP_ID, 502 for Meta’s errors.',
+          tags: ['whatsapp'],
+          body: metaToken,
+          response: {
+            200: z.object({ business: z.object({ id: z.string(), name: z.string() }) }),
+            400: ErrorBody,
+            401: ErrorBody,
+            404: ErrorBody,
+            502: ErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        needMeta();
+        const res = await adapter()
+          .graph(req.body.accessToken)
+          .call<{ data?: Array<{ id: string; name?: string }> }>('GET', 'me/businesses?fields=id,name')
+          .catch(metaFailure);
+        const first = res.data?.[0];
+        if (!first) throw new AppError('NOT_FOUND', WHATSAPP_ERRORS.metaNoBusinesses);
+        return { business: { id: first.id, name: first.name ?? '' } };
+      },
+    );
+
+    app.post(
+      '/api/meta/whatsapp-accounts',
+      {
+        config: { owner: { self: true } },
+        schema: {
+          summary: 'The first WhatsApp Business Account and number of a business',
+          description:
+            'Spec 000 §4/§7, step "fetching_whatsapp": the business’s WhatsApp Business Accounts ' +
+            '(`GET /{business-id}/owned_whatsapp_business_accounts`, the Graph API’s edge for what the spec ' +
+            'calls `whatsapp_business_accounts`) and that account’s phone numbers (`GET /{waba-id}/phone_numbers`: ' +
+            'id, display_phone_number); the first of each. 404 when there is none.',
+          tags: ['whatsapp'],
+          body: metaToken.extend({ businessId: z.string().regex(GRAPH_ID) }),
+          response: {
+            200: z.object({
+              account: z.object({ id: z.string(), name: z.string() }),
+              phoneNumber: z.object({
+                id: z.string(),
+                display_phone_number: z.string(),
+                verified_name: z.string(),
+              }),
+            }),
+            400: ErrorBody,
+            401: ErrorBody,
+            404: ErrorBody,
+            502: ErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        needMeta();
+        const graph = adapter().graph(req.body.accessToken);
+        const accounts = await graph
+          .call<{ data?: Array<{ id: string; name?: string }> }>(
+            'GET',
+            `${req.body.businessId}/owned_whatsapp_business_accounts?fields=id,name`,
+          )
+          .catch(metaFailure);
+        const account = accounts.data?.[0];
+        if (!account) throw new AppError('NOT_FOUND', WHATSAPP_ERRORS.metaNoWhatsApp);
+        const numbers = await graph
+          .call<{ data?: Array<{ id: string; display_phone_number?: string; verified_name?: string }> }>(
+            'GET',
+            `${account.id}/phone_numbers?fields=id,display_phone_number,verified_name`,
+          )
+          .catch(metaFailure);
+        const number = numbers.data?.[0];
+        if (!number) throw new AppError('NOT_FOUND', WHATSAPP_ERRORS.metaNoWhatsApp);
+        return {
+          account: { id: account.id, name: account.name ?? '' },
+          phoneNumber: {
+            id: number.id,
+            display_phone_number: number.display_phone_number ?? '',
+            verified_name: number.verified_name ?? '',
+          },
+        };
+      },
+    );
+  };
+}

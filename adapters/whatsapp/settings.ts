@@ -1,0 +1,52 @@
+/**
+ * The WhatsApp channel's settings from the environment (README: configuration), validated with zod
+ * when the adapter starts. Every one has a default, so WhatsApp works with none set: linked devices
+ * need nothing, and the Cloud API needs only what each owner enters (or META_APP_ID for the
+ * Facebook login flow).
+ */
+import { z } from 'zod';
+
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+export const WhatsAppSettings = z.object({
+  /** Meta app id: enables the "Continuar con Facebook" flow (spec 000 §4, Meta connection). */
+  META_APP_ID: optional,
+  /** Meta app secret: checks `X-Hub-Signature-256` on Cloud API webhooks (numbers may carry their own). */
+  META_APP_SECRET: optional,
+  /** The webhook verify token (Meta's `hub.verify_token`); derived from CHARLA_SECRET when unset. */
+  WHATSAPP_VERIFY_TOKEN: optional,
+  /** Graph API version of every Cloud API call (the spec's v17.0 is retired). */
+  WHATSAPP_GRAPH_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'a Graph API version such as v25.0')
+    .default('v25.0'),
+  /** Graph API root (a local wire-format server in tests). */
+  WHATSAPP_GRAPH_URL: z
+    .string()
+    .url()
+    .default('https://graph.facebook.com')
+    .transform((u) => u.replace(/\/+$/, '')),
+  /** Linked devices: least time between two messages the bot sends from one number, ms (pacing). */
+  WHATSAPP_SEND_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Linked devices: how long a process's hold on a session lasts without renewal, ms. */
+  WHATSAPP_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** Linked devices: longest wait between reconnection attempts, ms. */
+  WHATSAPP_RECONNECT_MAX_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
+});
+export type WhatsAppSettings = z.infer<typeof WhatsAppSettings>;
+
+/**
+ * Parses the settings.
+ * @throws Error naming every invalid setting.
+ */
+export function parseSettings(env: Readonly<Record<string, string | undefined>>): WhatsAppSettings {
+  const parsed = WhatsAppSettings.safeParse(env);
+  if (!parsed.success)
+    throw new Error(
+      `Invalid WhatsApp settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  return parsed.data;
+}

@@ -1,0 +1,177 @@
+/**
+ * Answering a follower on WhatsApp, the same for both backends (issue 13): the message goes
+ * through `engine.handleTurn` while "typing…" shows; the reply passes the plugins' outbound
+ * transformers and goes out as text split at 4096 characters, the LIST offer as an interactive
+ * list where the backend has one (the engine's numbered text otherwise), then the file with the
+ * message type its kind needs, then a voice note when a plugin made one. A silent turn (the owner
+ * took over) sends nothing.
+ */
+import { splitText } from '../../../engine/channels/split.ts';
+import type { ChannelContext, InboundMessage, OutboundMessage } from '../../../engine/registry/index.ts';
+import { type Attachment, type LangCode, languageCode } from '../../../engine/schemas.ts';
+import { publicFileUrl } from '../../../engine/storage/index.ts';
+import { findFile } from '../../../engine/store/queries/files.ts';
+import { persistTurn } from '../../../engine/store/queries/messages.ts';
+import type { ConnectionRow } from '../queries.ts';
+import { fillText, LIST_BUTTON, WHATSAPP_ERRORS } from '../texts.ts';
+import { type FileSource, PermanentSendError, type WaInbound, type WaTransport, WHATSAPP } from './types.ts';
+
+/** WhatsApp's text message limit, characters (Cloud API text.body: 4096). */
+export const MAX_TEXT = 4096;
+/** The Cloud API's 24-hour customer service window, ms. */
+export const SERVICE_WINDOW_MS = 24 * 3600_000;
+
+/** What answering needs from the adapter. */
+export interface AnswerDeps {
+  ctx: () => ChannelContext;
+  /** Records a problem for the owner's health view. */
+  recordError: (chatbotId: string, message: string) => Promise<void>;
+}
+
+/** Creates the answering functions of one adapter. */
+export function createAnswering(deps: AnswerDeps) {
+  /** Where an attachment's bytes are: the stored file on disk, or its public address. */
+  async function resolveFile(attachment: Attachment): Promise<FileSource> {
+    const ctx = deps.ctx();
+    const file = await findFile(ctx.db, attachment.fileId);
+    const path = file ? ctx.filePath(file.file_url) : null;
+    if (path) return { path };
+    return { url: file ? publicFileUrl(file.file_url, ctx.publicUrl) : attachment.url };
+  }
+
+  /**
+   * Sends a message to a follower (a reply, or an owner's message through `send`).
+   * @throws PermanentSendError when WhatsApp refuses the text (the file and voice note refusals
+   *   are recorded for the owner instead, the text having gone out); other errors to retry.
+   */
+  async function deliver(
+    transport: WaTransport & { listBodyMax: number },
+    chatbotId: string,
+    chatId: string,
+    message: OutboundMessage,
+    lang: LangCode,
+  ): Promise<void> {
+    const parts = splitText(message.text, MAX_TEXT);
+    const choices = message.choices?.length ? message.choices : null;
+    // The last part becomes the list's body when the list can carry it.
+    const last = parts.at(-1);
+    const listBody =
+      choices && transport.listBodyMax > 0 && last !== undefined && last.length <= transport.listBodyMax
+        ? parts.pop()!
+        : null;
+    for (const part of parts) await transport.sendText(chatId, part);
+    if (choices) {
+      const sent = await transport.sendChoices(chatId, listBody ?? LIST_BUTTON[lang].body, choices, lang);
+      if (sent === 'unsupported' && listBody) await transport.sendText(chatId, listBody);
+    }
+    if (message.attachment) {
+      const attachment = message.attachment;
+      try {
+        await transport.sendAttachment(chatId, attachment, await resolveFile(attachment));
+      } catch (err) {
+        // The text went out: a refused file must not make the whole reply be sent again.
+        if (!(err instanceof PermanentSendError)) throw err;
+        await deps.recordError(
+          chatbotId,
+          fillText(WHATSAPP_ERRORS.fileRefused, { file: attachment.name, reason: err.message }),
+        );
+      }
+    }
+    if (message.voice) {
+      try {
+        await transport.sendVoice(chatId, message.voice);
+      } catch (err) {
+        if (!(err instanceof PermanentSendError)) throw err;
+        await deps.recordError(
+          chatbotId,
+          fillText(WHATSAPP_ERRORS.sendFailed, { chat: chatId, reason: err.message }),
+        );
+      }
+    }
+  }
+
+  /**
+   * Answers one stored follower message. A Cloud API message older than the 24-hour window (it
+   * waited while the bot was paused) is stored without a reply, and the owner sees why.
+   */
+  async function answer(
+    transport: WaTransport & { listBodyMax: number },
+    bot: Pick<ConnectionRow, 'id' | 'idioma'>,
+    p: WaInbound,
+    now: Date,
+  ): Promise<void> {
+    const ctx = deps.ctx();
+    const lang = languageCode(bot.idioma);
+    let text = p.text;
+    let offered: string[] | undefined;
+    if (p.pickedFileId) {
+      // A list row's id comes from the follower's client: only this bot's files count.
+      const file = await findFile(ctx.db, p.pickedFileId);
+      if (file?.chatbot_id === bot.id) {
+        text = file.file_name;
+        offered = [file.id];
+      }
+    }
+    if (!text && !p.media) return; // nothing to answer (a reaction, a deleted message)
+    const inbound: InboundMessage = {
+      chatbotId: bot.id,
+      channel: WHATSAPP,
+      follower: { id: p.chatId, username: p.pushName },
+      text,
+      messageId: p.waMessageId,
+      ...(p.media
+        ? {
+            attachments: [
+              {
+                type: p.media.kind,
+                channelFileId: p.media.channelFileId,
+                ...(p.media.mime ? { mime: p.media.mime } : {}),
+              },
+            ],
+          }
+        : {}),
+      ...(offered ? { offered } : {}),
+    };
+    if (p.backend === 'cloud' && now.getTime() - p.timestamp * 1000 > SERVICE_WINDOW_MS) {
+      await persistTurn(ctx.db, {
+        chatbotId: bot.id,
+        channel: WHATSAPP,
+        userId: p.chatId,
+        username: p.pushName,
+        messageId: p.waMessageId,
+        userText: text,
+        userMeta: { silent: { plugin: WHATSAPP, reason: '24h-window' } },
+        botText: null,
+        meta: {
+          attachment: null,
+          archivosEnviados: [],
+          archivos: { action: 'NONE', lista: [] },
+          offline: false,
+          failed: false,
+        },
+      });
+      await deps.recordError(bot.id, fillText(WHATSAPP_ERRORS.window24h, { chat: p.chatId }));
+      return;
+    }
+    const stopTyping = transport.typing(p, p.chatId);
+    let result: Awaited<ReturnType<ChannelContext['dispatch']>>;
+    try {
+      result = await ctx.dispatch(inbound);
+    } finally {
+      stopTyping();
+    }
+    if (result.silent) return;
+    const archivos = result.contenedorEmpatico.archivos;
+    const base: OutboundMessage = {
+      text: result.reply,
+      attachment: result.attachment,
+      ...(archivos.action === 'LIST'
+        ? { choices: archivos.lista.map((f) => ({ id: f.id, label: f.file_name })) }
+        : {}),
+    };
+    const message = await ctx.transformOutbound(base, { chatbotId: bot.id, chatId: p.chatId, inbound });
+    await deliver(transport, bot.id, p.chatId, message, lang);
+  }
+
+  return { deliver, answer, resolveFile };
+}

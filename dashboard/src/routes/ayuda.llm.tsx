@@ -1,0 +1,67 @@
+/**
+ * `/ayuda/llm`: how to connect a real LLM (issue 10 §6), the target of the "respuestas sin IA"
+ * banner. Public (IALanding visitors may follow the link too), in the interface language; it says
+ * what the offline responder does and which settings turn the LLM on, as the README's "Using a real
+ * LLM" section does for the person who runs the server.
+ */
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { LanguageSelector } from '../components/LanguageSelector.tsx';
+import { Logo } from '../components/ui.tsx';
+
+export const Route = createFileRoute('/ayuda/llm')({
+  component: LlmHelp,
+});
+
+/** The settings of each way (README "Configuration"); shell lines, not translated. */
+const COMMANDS = {
+  openai: 'OPENAI_API_KEY=sk-... CHARLA_LLM_MODEL=gpt-4o-mini npm start',
+  local: 'OPENAI_BASE_URL=http://127.0.0.1:11434/v1 CHARLA_LLM_MODEL=llama3.1 npm start',
+} as const;
+
+function LlmHelp() {
+  const { t } = useTranslation();
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      <header className="mx-auto flex max-w-3xl items-center justify-between px-4 py-4">
+        <Link to="/main" className="flex items-center gap-2 font-bold text-slate-900">
+          <Logo />
+          <span className="text-lg">{t('app.name')}</span>
+        </Link>
+        <LanguageSelector />
+      </header>
+      <main className="mx-auto max-w-3xl space-y-5 px-4 pb-12">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+          {t('help.llm.title')}
+        </h1>
+        <p className="text-slate-700">{t('help.llm.offline')}</p>
+        <p className="text-slate-700">{t('help.llm.who')}</p>
+        <section className="space-y-2" aria-labelledby="llm-openai">
+          <h2 id="llm-openai" className="text-lg font-semibold text-slate-900">
+            {t('help.llm.openaiTitle')}
+          </h2>
+          <p className="text-slate-700">{t('help.llm.openai')}</p>
+          <pre className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-white">
+            <code>{COMMANDS.openai}</code>
+          </pre>
+        </section>
+        <section className="space-y-2" aria-labelledby="llm-local">
+          <h2 id="llm-local" className="text-lg font-semibold text-slate-900">
+            {t('help.llm.localTitle')}
+          </h2>
+          <p className="text-slate-700">{t('help.llm.local')}</p>
+          <pre className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-white">
+            <code>{COMMANDS.local}</code>
+          </pre>
+        </section>
+        <p className="text-slate-700">{t('help.llm.after')}</p>
+        <Link
+          to="/main"
+          className="inline-flex rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+        >
+          {t('help.llm.back')}
+        </Link>
+      </main>
+    </div>
+  );
+}
