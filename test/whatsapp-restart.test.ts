@@ -94,8 +94,8 @@ describe('a crash between storing and answering a WhatsApp message', () => {
 
     const first = await serve();
     const auth = { authorization: `Bearer ${session}`, 'content-type': 'application/json' };
-    const bot = (await (await fetch(`${first.url}/api/my-chatbot`, { headers: auth })).json()) as {
-      id: string;
+    const { bot } = (await (await fetch(`${first.url}/api/my-chatbot`, { headers: auth })).json()) as {
+      bot: { id: string };
     };
     const connected = await fetch(`${first.url}/api/connect-whatsapp-cloud`, {
       method: 'POST',
