@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingStatus } from '../plugins/billing/api.ts';
-import { billingDb, createCoupon } from '../plugins/billing/queries.ts';
+import { createCoupon } from '../plugins/billing/coupons.ts';
+import { billingDb } from '../plugins/billing/queries.ts';
 import { COUPON_RATE_LIMITS } from '../plugins/billing/routes.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';

@@ -9,7 +9,8 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { daysRemaining } from '../../engine/auth/profiles.ts';
 import { findOwnerByEmail } from '../../engine/store/queries/owners.ts';
-import { billingDb, createCoupon, grantDays, listCoupons } from '../../plugins/billing/queries.ts';
+import { createCoupon, listCoupons } from '../../plugins/billing/coupons.ts';
+import { billingDb, grantDays } from '../../plugins/billing/queries.ts';
 import { CliError, EXIT, output, withApp } from '../util.ts';
 
 /** Most days one coupon or grant may add (ten years). */

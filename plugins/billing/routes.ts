@@ -24,6 +24,7 @@ import {
   COUPON_CODES,
   RedeemBody,
 } from './api.ts';
+import { redeemCoupon } from './coupons.ts';
 import { customDaysProblem } from './plans.ts';
 import {
   applySubscriptionState,
@@ -32,7 +33,6 @@ import {
   ensureTrialRecorded,
   findBillingProfile,
   listGrants,
-  redeemCoupon,
 } from './queries.ts';
 import { type BillingEnv, checkoutParams, type StripeClient } from './stripe.ts';
 import { BILLING_ERRORS, COUPON_APPLIED, COUPON_ERRORS } from './texts.ts';
