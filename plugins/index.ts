@@ -4,5 +4,6 @@
  */
 import type { FeaturePlugin } from '../engine/registry/index.ts';
 import { billing } from './billing/index.ts';
+import { reservations } from './reservations/index.ts';
 
-export const plugins: ReadonlyArray<FeaturePlugin<never>> = [billing];
+export const plugins: ReadonlyArray<FeaturePlugin<never>> = [billing, reservations];

@@ -37,7 +37,7 @@ const ownerOf = new WeakMap<FastifyRequest, Owner>();
 
 /** A request the cross-tenant test sends as another owner, aimed at the first owner's rows. */
 export interface OwnerProbe {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   json?: Record<string, unknown>;
   /** Multipart fields; a small PDF is attached as `file`. */

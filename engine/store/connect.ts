@@ -242,11 +242,19 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     };
   }
   const { PGlite, types } = await import('@electric-sql/pglite');
+  // btree_gist: the reservations plugin's exclusion constraint (no double booking) needs it; PGlite
+  // ships it as a contrib extension, loaded here and created by that plugin's migration.
+  const { btree_gist } = await import('@electric-sql/pglite/contrib/btree_gist');
   const parsers = { [types.INT8]: (v: string) => Number(v) };
+  const extensions = { btree_gist };
   let pglite: InstanceType<typeof PGlite>;
   let unlock = () => {};
   if (options.memory || !options.dataDir) {
-    pglite = new PGlite({ parsers, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+    pglite = new PGlite({
+      parsers,
+      extensions,
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
   } else {
     const dir = join(options.dataDir, 'pgdata');
     mkdirSync(dir, { recursive: true });
@@ -255,6 +263,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     // query waits for it, so callers can build the rest of the app meanwhile (cold start).
     pglite = new PGlite(dir, {
       parsers,
+      extensions,
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });
     pglite.waitReady.catch(() => unlock());

@@ -1,0 +1,382 @@
+/**
+ * The offline booking dialogue (issue 12 §2): with no LLM configured, a follower still books,
+ * changes and cancels through a small deterministic conversation that drives the same tools the
+ * model would call (so calls are recorded with the turn and a replayed message books once).
+ *
+ *   follower: «Quiero reservar mesa para 4 el sábado»   → the free slots of that day, numbered
+ *   follower: «2» (or «a las 14:00»)                     → the slot is held; the first missing detail is asked
+ *   follower: «Ana García» / «600 123 456»               → … until nothing required is missing: confirmed, with its code
+ *   follower: «cancela la reserva K7P2QX»                → cancelled
+ *
+ * It understands dates («hoy», «mañana», weekday names, 28/11, 2026-11-28), times (14:00, «a las
+ * 14», 2pm) and party sizes («para 4», «4 personas») in the bot languages' common words. The
+ * follower's place in the dialogue is kept per chat (reservation_dialogues); anything it does not
+ * understand mid-dialogue falls through to the offline responder, and the dialogue waits.
+ */
+import { z } from 'zod';
+import type { OfflineHandler, ToolRunner, TurnContext } from '../../engine/registry/index.ts';
+import type { LangCode } from '../../engine/schemas.ts';
+import type { WEEKDAYS } from './config.ts';
+import { findDialogue, type ReservationsDb, saveDialogue } from './queries.ts';
+import { type Bookings, type FreeSlot, HOLD_MS, type MissingField, PHONE } from './service.ts';
+import { addDays, instantOf, weekdayOf } from './slots.ts';
+import { fillText, formatDate, formatWhen, partyText, type ReservationTexts, textsFor } from './texts.ts';
+
+/** Where a follower is in the dialogue. */
+const State = z.object({
+  step: z.enum(['slot', 'details']),
+  date: z.string().optional(),
+  offered: z.array(z.string()).default([]),
+  code: z.string().optional(),
+  asking: z.enum(['name', 'phone', 'email', 'party_size']).optional(),
+  partySize: z.number().int().optional(),
+  /** Moving this reservation (by code) instead of booking a new one. */
+  changing: z.string().optional(),
+});
+type State = z.infer<typeof State>;
+
+/** Lower case without accents. */
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+const BOOK =
+  /\b(reserv\w*|book\w*|mesa|table|cita|turno|appointment|prenot\w*|termin\w*|buch\w*|rendez)|брон\w*|बुक/u;
+const CANCEL = /\b(cancel\w*|anul\w*|storn\w*|annul\w*|disdic\w*)|отмен\w*|रद्द/u;
+const CHANGE =
+  /\b(cambi\w*|change|modif\w*|mover|move|spost\w*|verschieb\w*|aender\w*|änder\w*)|перенес\w*|измен\w*|बदल/u;
+const LOOKUP =
+  /\b(consult\w*|ver|check|look|mi reserva|my booking|ma reservation|meine reservierung|la mia prenotazione)|моя бронь/u;
+const STOP =
+  /^(no|nada|olvidalo|olvidalo|dejalo|stop|salir|quit|never ?mind|laisse|lascia|vergiss|нет|хватит|रहने दो)\b/u;
+/** A reservation code: 6 characters of the code alphabet, with at least one digit. */
+const CODE = /\b(?=[A-Z2-9]*\d)[A-HJ-NP-Z2-9]{6}\b/;
+
+const TODAY = /\b(hoy|today|aujourd'?hui|oggi|heute)\b|сегодня|आज/u;
+const AFTER_TOMORROW =
+  /\b(pasado manana|day after tomorrow|apres-demain|dopodomani|ubermorgen)\b|послезавтра|परसों/u;
+const TOMORROW = /\b(manana|tomorrow|demain|domani|morgen)\b|завтра|कल/u;
+const WEEKDAY_WORDS: Array<[(typeof WEEKDAYS)[number], RegExp]> = [
+  ['monday', /\b(lunes|monday|lundi|lunedi|montag)\b|понедельник|सोमवार/u],
+  ['tuesday', /\b(martes|tuesday|mardi|martedi|dienstag)\b|вторник|मंगलवार/u],
+  ['wednesday', /\b(miercoles|wednesday|mercredi|mercoledi|mittwoch)\b|сред[ау]|बुधवार/u],
+  ['thursday', /\b(jueves|thursday|jeudi|giovedi|donnerstag)\b|четверг|गुरुवार/u],
+  ['friday', /\b(viernes|friday|vendredi|venerdi|freitag)\b|пятниц[ау]|शुक्रवार/u],
+  ['saturday', /\b(sabado|saturday|samedi|sabato|samstag)\b|суббот[ау]|शनिवार/u],
+  ['sunday', /\b(domingo|sunday|dimanche|domenica|sonntag)\b|воскресенье|रविवार/u],
+];
+
+/** The local date a message names, relative to `today` (null when it names none). */
+export function parseDate(message: string, today: string): string | null {
+  const text = fold(message);
+  const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(text);
+  if (iso) return `${iso[1]}-${iso[2]}-${iso[3]}`;
+  const dm = /\b(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{2,4}))?\b/.exec(text);
+  if (dm) {
+    const day = Number(dm[1]);
+    const month = Number(dm[2]);
+    if (day >= 1 && day <= 31 && month >= 1 && month <= 12) {
+      let year = dm[3] ? Number(dm[3].length === 2 ? `20${dm[3]}` : dm[3]) : Number(today.slice(0, 4));
+      let date = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+      if (!dm[3] && date < today) date = `${++year}${date.slice(4)}`;
+      return date;
+    }
+  }
+  if (AFTER_TOMORROW.test(text)) return addDays(today, 2);
+  if (TODAY.test(text)) return today;
+  if (
+    TOMORROW.test(text) &&
+    !/\b(por|de|la|in the|le|am|al(la)?) (manana|morning|matin|morgen|mattina)\b/.test(text)
+  )
+    return addDays(today, 1);
+  for (const [day, re] of WEEKDAY_WORDS) {
+    if (!re.test(text)) continue;
+    for (let i = 0; i < 7; i++) if (weekdayOf(addDays(today, i)) === day) return addDays(today, i);
+  }
+  return null;
+}
+
+/** The local time `HH:mm` a message names (14:00, 14h, «a las 14», 2pm), or null. */
+export function parseTime(message: string): string | null {
+  const text = fold(message);
+  const clock = /\b(\d{1,2})[:h.](\d{2})\b/.exec(text);
+  const ampm = /\b(\d{1,2})\s*(am|pm)\b/.exec(text);
+  const spoken = /\b(?:a las|a la|at|a|alle|um|в)\s+(\d{1,2})\b(?![/.-]\d)/.exec(text);
+  let h: number | null = null;
+  let m = 0;
+  if (clock) {
+    h = Number(clock[1]);
+    m = Number(clock[2]);
+  } else if (ampm) {
+    h = (Number(ampm[1]) % 12) + (ampm[2] === 'pm' ? 12 : 0);
+  } else if (spoken) {
+    h = Number(spoken[1]);
+    if (h >= 1 && h <= 7) h += 12; // «a las 2»: the afternoon, as people say it
+  }
+  if (h === null || h > 23 || m > 59) return null;
+  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+}
+
+/** The party size a message names («para 4», «4 personas», «table for 2»), or null. */
+export function parsePartySize(message: string): number | null {
+  const text = fold(message);
+  const counted =
+    /\b(\d{1,3})\s*(personas?|people|persons?|pax|comensales|personnes?|persone|personen|adultos|adults)\b|(\d{1,3})\s*(человек|чел|लोग|लोगों)/u.exec(
+      text,
+    );
+  if (counted) return Number(counted[1] ?? counted[3]);
+  const forN =
+    /\b(?:para|for|pour|per|fur|für)\s+(\d{1,3})\b(?!\s*[:/.h-]\s*\d|\s*(?:am|pm|de|del|of)\b)/.exec(text);
+  return forN ? Number(forN[1]) : null;
+}
+
+/** The follower's answer to a question about one detail, or null when it does not fit. */
+function parseDetail(field: MissingField, message: string): string | number | null {
+  const text = message.trim();
+  if (field === 'phone') {
+    const m = /\+?\d[\d\s().-]{5,22}\d/.exec(text);
+    return m && PHONE.test(m[0]) ? m[0] : null;
+  }
+  if (field === 'email') {
+    const m = /[^\s@]+@[^\s@]+\.[^\s@]+/.exec(text);
+    return m ? m[0].replace(/[.,;]$/, '') : null;
+  }
+  if (field === 'party_size') {
+    const n = parsePartySize(text) ?? (/^\s*(\d{1,3})\s*$/.exec(text) ? Number(text) : null);
+    return n && n > 0 ? n : null;
+  }
+  const name = text
+    .replace(
+      /^(me llamo|soy|a nombre de|mi nombre es|my name is|i am|i'm|name:?|je m'appelle|mi chiamo|ich hei(ß|ss)e|меня зовут|मेरा नाम)\s+/iu,
+      '',
+    )
+    .replace(/[.!]+$/, '')
+    .trim();
+  return name.length >= 2 && name.length <= 120 && !/\d{3}/.test(name) ? name : null;
+}
+
+/** A numbered list of free slots (at most 8). */
+function slotList(t: ReservationTexts, lang: LangCode, date: string, slots: FreeSlot[]): string {
+  const lines = slots.slice(0, 8).map((s, i) => `${i + 1}. ${s.start}–${s.end}`);
+  return `${fillText(t.slotsIntro, { date: formatDate(lang, date) })}\n${lines.join('\n')}\n${t.pick}`;
+}
+
+const ASK: Record<MissingField, keyof ReservationTexts> = {
+  name: 'askName',
+  phone: 'askPhone',
+  email: 'askEmail',
+  party_size: 'askParty',
+};
+
+/** The tool result's shape the dialogue reads. */
+interface ToolView {
+  code?: string;
+  status?: string;
+  missing?: MissingField[];
+  error?: string;
+  alternatives?: FreeSlot[];
+  max?: number;
+  field?: 'phone' | 'email';
+  date?: string;
+  time?: string;
+  party_size?: number | null;
+  slot_id?: string;
+}
+
+/** Builds the offline dialogue over the booking service. */
+export function reservationDialogue(db: ReservationsDb, bookings: Bookings): OfflineHandler {
+  return async (turn: TurnContext, tools: ToolRunner) => {
+    if (!turn.bot.enable_reservations || turn.inbound.follower.id === 'anonymous') return undefined;
+    const key = { chatbotId: turn.bot.id, channel: turn.inbound.channel, chatId: turn.inbound.follower.id };
+    const { lang, t } = textsFor(turn.bot.idioma);
+    const text = turn.inbound.text;
+    const folded = fold(text);
+    const config = await bookings.config(turn.bot.id);
+    const stored = State.safeParse(await findDialogue(db, key.chatbotId, key.channel, key.chatId));
+    let state: State | null = stored.success ? stored.data : null;
+    const save = (s: State | null) => saveDialogue(db, key, s, turn.now);
+    const call = async (name: string, input: Record<string, unknown>): Promise<ToolView> => {
+      const out = await tools.run(name, input);
+      return (out.ok ? out.output : { error: out.error }) as ToolView;
+    };
+    const when = (v: ToolView) => {
+      const startsAt = v.slot_id ? bookingStart(v.date!, v.time!, config.timezone) : null;
+      return startsAt ? formatWhen(lang, startsAt, config.timezone) : `${v.date} ${v.time}`;
+    };
+    const today = await bookings.today(turn.bot.id);
+
+    // A code in the message: cancel, change or look up that reservation.
+    const code = CODE.exec(text.toUpperCase())?.[0];
+    if (code && (CANCEL.test(folded) || CHANGE.test(folded) || LOOKUP.test(folded) || BOOK.test(folded))) {
+      if (CANCEL.test(folded)) {
+        await save(null);
+        const v = await call('reservations_cancel', { code });
+        return { reply: v.error ? fillText(t.notFound, { code }) : fillText(t.cancelled, { code }) };
+      }
+      const found = await call('reservations_lookup', { code });
+      if (found.error) return { reply: fillText(t.notFound, { code }) };
+      if (CHANGE.test(folded)) {
+        const date = parseDate(text, today);
+        state = { step: 'slot', offered: [], changing: code };
+        if (!date) {
+          await save(state);
+          return { reply: fillText(t.askChange, { code }) };
+        }
+        return offerDay(date, state, parseTime(text));
+      }
+      return {
+        reply: fillText(t.lookup, { code, when: when(found), party: partyText(t, found.party_size ?? null) }),
+      };
+    }
+
+    if (state && STOP.test(folded) && state.asking === undefined) {
+      await save(null);
+      return { reply: t.abandoned };
+    }
+
+    if (!state) {
+      if (!BOOK.test(folded) || CANCEL.test(folded)) return undefined;
+      const partySize = parsePartySize(text);
+      if (partySize && partySize > config.max_party_size)
+        return { reply: fillText(t.tooMany, { max: config.max_party_size }) };
+      state = { step: 'slot', offered: [], ...(partySize ? { partySize } : {}) };
+      const date = parseDate(text, today);
+      if (date) return offerDay(date, state, parseTime(text));
+      // No day named: the first day with room, from today.
+      const first = (await bookings.freeSlots(turn.bot.id, { from: today, days: 14, limit: 1 }))[0];
+      if (!first) {
+        await save(null);
+        return { reply: fillText(t.noSlots, { date: formatDate(lang, today) }) };
+      }
+      return offerDay(first.date, state, parseTime(text));
+    }
+
+    if (state.step === 'slot') {
+      const date = parseDate(text, today);
+      const time = parseTime(text);
+      const index = /^\s*(\d{1,2})\s*[.)]?\s*$/.exec(text);
+      if (date && date !== state.date) return offerDay(date, state, time);
+      let slotId: string | undefined;
+      if (index) slotId = state.offered[Number(index[1]) - 1];
+      if (!slotId && time && state.date) {
+        const free = await bookings.freeSlots(turn.bot.id, { from: state.date, days: 1 });
+        slotId = free.find((s) => s.start === time)?.id;
+        if (!slotId) return offerDay(state.date, state, null);
+      }
+      if (!slotId) return undefined; // not an answer to the list: the offline responder answers
+      return take(slotId, state);
+    }
+
+    // step 'details': the answer to the question asked.
+    if (state.step === 'details' && state.code && state.asking) {
+      const value = parseDetail(state.asking, text);
+      if (value === null) {
+        if (state.asking === 'phone') return { reply: t.badPhone };
+        if (state.asking === 'email') return { reply: t.badEmail };
+        return { reply: t[ASK[state.asking]] };
+      }
+      const field = { name: 'customer_name', phone: 'phone', email: 'email', party_size: 'party_size' }[
+        state.asking
+      ];
+      return afterBooking(await call('reservations_confirm', { code: state.code, [field]: value }), state);
+    }
+    return undefined;
+
+    /** Lists a day's free slots (or takes the one at `time` when it is free). */
+    async function offerDay(date: string, s: State, time: string | null) {
+      const free = await bookings.freeSlots(turn.bot.id, { from: date, days: 1 });
+      if (time) {
+        const hit = free.find((f) => f.start === time);
+        if (hit) return take(hit.id, s);
+      }
+      if (free.length === 0) {
+        await save({ ...s, step: 'slot', date, offered: [] });
+        return { reply: fillText(t.noSlots, { date: formatDate(lang, date) }) };
+      }
+      await save({ ...s, step: 'slot', date, offered: free.slice(0, 8).map((f) => f.id) });
+      return { reply: slotList(t, lang, date, free) };
+    }
+
+    /** Holds (or moves to) a slot and goes on with what is missing. */
+    async function take(slotId: string, s: State) {
+      if (s.changing) {
+        const v = await call('reservations_change', { code: s.changing, slot_id: slotId });
+        if (v.error === 'full' || v.error === 'unknown_slot') return offerAlternatives(v, s);
+        await save(null);
+        if (v.error) return { reply: fillText(t.notFound, { code: s.changing }) };
+        return {
+          reply: fillText(t.changed, {
+            code: s.changing,
+            when: when(v),
+            party: partyText(t, v.party_size ?? null),
+          }),
+        };
+      }
+      const v = await call('reservations_hold', {
+        slot_id: slotId,
+        ...(s.partySize ? { party_size: s.partySize } : {}),
+      });
+      if (v.error === 'full' || v.error === 'unknown_slot') return offerAlternatives(v, s);
+      if (v.error === 'too_many') {
+        await save(null);
+        return { reply: fillText(t.tooMany, { max: v.max ?? config.max_party_size }) };
+      }
+      const reply = await afterBooking(v, s);
+      if (v.status === 'hold' && v.missing?.length)
+        reply.reply = `${fillText(t.held, { when: when(v), minutes: HOLD_MS / 60_000 })}\n${reply.reply}`;
+      return reply;
+    }
+
+    async function offerAlternatives(v: ToolView, s: State) {
+      const alternatives = v.alternatives ?? [];
+      await save({
+        ...s,
+        step: 'slot',
+        offered: alternatives.map((a) => a.id),
+        ...(alternatives[0] ? { date: alternatives[0].date } : {}),
+      });
+      if (alternatives.length === 0)
+        return { reply: `${t.full} ${fillText(t.noSlots, { date: formatDate(lang, s.date ?? today) })}` };
+      const lines = alternatives.map((a, i) => `${i + 1}. ${formatDate(lang, a.date)} ${a.start}–${a.end}`);
+      return { reply: `${t.full}\n${lines.join('\n')}\n${t.pick}` };
+    }
+
+    /** After a hold or a confirm: the next question, or the confirmation. */
+    async function afterBooking(v: ToolView, s: State): Promise<{ reply: string }> {
+      if (v.error === 'invalid') return { reply: v.field === 'email' ? t.badEmail : t.badPhone };
+      if (v.error === 'too_many')
+        return { reply: fillText(t.tooMany, { max: v.max ?? config.max_party_size }) };
+      if (v.error === 'full') return offerAlternatives(v, { ...s, step: 'slot' });
+      if (v.error || !v.code) {
+        await save(null);
+        return { reply: fillText(t.notFound, { code: s.code ?? '' }) };
+      }
+      const missing = v.missing ?? [];
+      if (v.status === 'confirmed' && missing.length === 0) {
+        await save(null);
+        return {
+          reply: fillText(t.confirmed, {
+            business: turn.bot.business_name,
+            when: when(v),
+            party: partyText(t, v.party_size ?? null),
+            code: v.code,
+          }),
+        };
+      }
+      const next = missing[0]!;
+      await save({
+        step: 'details',
+        offered: [],
+        code: v.code,
+        asking: next,
+        ...(s.partySize ? { partySize: s.partySize } : {}),
+      });
+      return { reply: t[ASK[next]] };
+    }
+  };
+}
+
+/** The instant of a reservation's local date and time (for wording it). */
+function bookingStart(date: string, time: string, timezone: string): Date | null {
+  return instantOf(date, time, timezone);
+}

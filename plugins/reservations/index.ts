@@ -1,0 +1,72 @@
+/**
+ * Reservations (issue 12; spec 001 §2 Reservations screens, §3 reservation_config and
+ * reservations_v1, §4 status display, §5, §8, §9): followers book, change and cancel in the chat
+ * on every channel; the owner configures the calendar and sees, marks and deletes reservations in
+ * the dashboard; reminders go out 24 h and 2 h before. Everything goes through the registry:
+ *
+ * - tools (tools.ts) the LLM calls, offered to bots with `enable_reservations`;
+ * - an offline dialogue (dialogue.ts) that books with no LLM configured;
+ * - a prompt fragment with the calendar's rules and today's date in its time zone;
+ * - durable reminder jobs (reminders.ts) sent through the follower's channel with `ctx.send`;
+ * - owner routes (routes.ts) at `/api/reservations/...`;
+ * - its own tables (migrations.ts), with the exclusion constraint that makes double booking
+ *   impossible in the database.
+ */
+import { z } from 'zod';
+import { definePlugin, type FeaturePlugin, pluginJob } from '../../engine/registry/index.ts';
+import { calendarName } from './config.ts';
+import { reservationDialogue } from './dialogue.ts';
+import { migrations } from './migrations.ts';
+import { findBotBasics, reservationsDb } from './queries.ts';
+import { reminderHandler, reminderJob } from './reminders.ts';
+import { reservationRoutes } from './routes.ts';
+import { Bookings, HOLD_MS } from './service.ts';
+import { localDate, weekdayOf } from './slots.ts';
+import { reservationTools } from './tools.ts';
+
+/** Builds the reservations plugin. */
+export function createReservationsPlugin(): FeaturePlugin<never> {
+  return definePlugin({
+    id: 'reservations',
+    optionsSchema: z.object({}),
+    migrations,
+    setup(ctx) {
+      const db = reservationsDb(ctx.db);
+      const bookings = new Bookings(db, ctx);
+      return {
+        tools: reservationTools(bookings),
+        offline: [reservationDialogue(db, bookings)],
+        promptFragments: [
+          async (bot) => {
+            if (!bot.enable_reservations) return '';
+            const config = await bookings.config(bot.id);
+            const today = localDate(ctx.now(), config.timezone);
+            const required = [
+              config.require_name ? 'name' : '',
+              config.require_phone ? 'phone' : '',
+              config.require_email ? 'e-mail' : '',
+              config.require_group_size ? 'number of people' : '',
+            ].filter(Boolean);
+            return [
+              `Reservations: you can book for "${calendarName(config, bot.business_name)}" with the reservations_* tools.`,
+              `Today is ${weekdayOf(today)} ${today} in ${config.timezone}; dates and times are local to that zone.`,
+              'Always call reservations_free_slots before offering times, and book only by a slot id it returned; never invent a time.',
+              `Required details: ${required.join(', ') || 'none'}. Ask for the missing ones, then confirm. A hold lasts ${HOLD_MS / 60_000} minutes.`,
+              'When a reservation is confirmed, tell the follower its code: they need it to change or cancel it (reservations_change, reservations_cancel).',
+            ].join('\n');
+          },
+        ],
+        jobs: [
+          pluginJob(
+            reminderJob,
+            reminderHandler(ctx, db, (id) => findBotBasics(db, id)),
+          ),
+        ],
+        routes: { prefix: '', plugin: reservationRoutes(ctx, db, bookings) },
+      };
+    },
+  }) as FeaturePlugin<never>;
+}
+
+/** The registered reservations plugin (plugins/index.ts). */
+export const reservations = createReservationsPlugin();

@@ -1,0 +1,87 @@
+/**
+ * The reservations plugin's own tables (docs/plugins.md; spec 001 §3 `reservation_config`,
+ * `reservations_v1`), applied with its own migration table `charla_plugin_reservations_migrations`.
+ *
+ * No double booking is the database's job (issue 12 §8): every active reservation (a hold not yet
+ * expired, or confirmed) takes one of the calendar's `max_simultaneous` places for its time range,
+ * and an exclusion constraint (btree_gist, a contrib extension of PostgreSQL that PGlite ships)
+ * forbids two active reservations of one bot on the same place with overlapping ranges. Booking
+ * tries the free places in turn, so with max_simultaneous 3 exactly three of twenty racing
+ * followers get the slot, whatever the isolation level or the number of processes.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+/** Runs statements one at a time (PGlite's extended protocol takes one per query). */
+async function run(db: Kysely<unknown>, statements: string[]): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+export const migrations: Record<string, Migration> = {
+  '202611250000_reservations': {
+    async up(db) {
+      await run(db, [
+        // Once per database, in `public` (the operator classes are found from any schema). Two
+        // processes (or test files) migrating at once: the loser's duplicate is ignored.
+        `DO $$ BEGIN
+           CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public;
+         EXCEPTION WHEN unique_violation OR duplicate_object THEN NULL;
+         END $$`,
+        `CREATE TABLE reservation_config (
+          chatbot_id text PRIMARY KEY REFERENCES chatbots(id) ON DELETE CASCADE,
+          config jsonb NOT NULL,
+          updated_at timestamptz NOT NULL DEFAULT now()
+        )`,
+        `CREATE TABLE reservations_v1 (
+          reservation_id text PRIMARY KEY DEFAULT gen_random_uuid()::text,
+          reservation_code text NOT NULL UNIQUE,
+          chatbot_ref text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+          customer_name text,
+          customer_contact text,
+          customer_email text,
+          reason text,
+          service text NOT NULL,
+          party_size integer CHECK (party_size > 0),
+          reserved_date text NOT NULL,
+          reserved_time text NOT NULL,
+          slot_id text NOT NULL,
+          starts_at timestamptz NOT NULL,
+          ends_at timestamptz NOT NULL CHECK (ends_at > starts_at),
+          place integer NOT NULL CHECK (place >= 1),
+          status text NOT NULL CHECK (status IN ('hold', 'confirmed', 'cancelled', 'expired')),
+          hold_expires_at timestamptz,
+          is_paid boolean NOT NULL DEFAULT false,
+          is_completed boolean NOT NULL DEFAULT false,
+          source text NOT NULL CHECK (source IN ('chat', 'owner')),
+          channel text,
+          chat_id text,
+          idempotency_key text UNIQUE,
+          reminder_24h_sent_at timestamptz,
+          reminder_2h_sent_at timestamptz,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          updated_at timestamptz NOT NULL DEFAULT now(),
+          CONSTRAINT reservations_v1_no_double_booking EXCLUDE USING gist (
+            chatbot_ref WITH =, place WITH =, tstzrange(starts_at, ends_at) WITH &&
+          ) WHERE (status IN ('hold', 'confirmed'))
+        )`,
+        'CREATE INDEX reservations_v1_bot_start ON reservations_v1 (chatbot_ref, starts_at)',
+        'CREATE INDEX reservations_v1_follower ON reservations_v1 (chatbot_ref, channel, chat_id)',
+        `CREATE TABLE reservation_dialogues (
+          chatbot_id text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+          channel text NOT NULL,
+          chat_id text NOT NULL,
+          state jsonb NOT NULL,
+          updated_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (chatbot_id, channel, chat_id)
+        )`,
+      ]);
+    },
+    async down(db) {
+      await run(db, [
+        'DROP TABLE reservation_dialogues',
+        'DROP TABLE reservations_v1',
+        'DROP TABLE reservation_config',
+      ]);
+    },
+  },
+};

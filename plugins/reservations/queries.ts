@@ -1,0 +1,489 @@
+/**
+ * The reservations plugin's SQL (docs/plugins.md: a plugin's queries live in its folder and take
+ * `(db, …)`). Times compared with "now" take the plugin's clock as a parameter, never the
+ * database's `now()`, so tests can move the clock.
+ */
+import { randomInt } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../engine/store/database.ts';
+import { defaultConfig, ReservationConfig } from './config.ts';
+import type { Slot } from './slots.ts';
+import type { ReservationStatus, ReservationsTable, ReservationTables } from './tables.ts';
+
+/** The store with the plugin's tables. */
+export type ReservationsDb = Kysely<Database & ReservationTables>;
+
+/** A stored reservation. */
+export type Reservation = Selectable<ReservationsTable>;
+
+/** The store typed with the plugin's tables. */
+export function reservationsDb(db: Kysely<Database>): ReservationsDb {
+  return db.withTables<ReservationTables>();
+}
+
+/** PostgreSQL's exclusion_violation (the no-double-booking constraint refused a place). */
+const EXCLUSION_VIOLATION = '23P01';
+const UNIQUE_VIOLATION = '23505';
+
+function sqlState(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err
+    ? String((err as { code: unknown }).code)
+    : undefined;
+}
+
+/** Characters of a reservation code: no 0/O, 1/I/L look-alikes. */
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+
+/** A new 6-character reservation code (31^6 ≈ 887 million). */
+export function newReservationCode(): string {
+  let code = '';
+  for (let i = 0; i < 6; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return code;
+}
+
+/** The bot's calendar, or null when the owner never saved one. A stored config that no longer parses gives the defaults. */
+export async function findConfig(db: ReservationsDb, chatbotId: string): Promise<ReservationConfig | null> {
+  const row = await db
+    .selectFrom('reservation_config')
+    .select('config')
+    .where('chatbot_id', '=', chatbotId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const parsed = ReservationConfig.safeParse({ ...defaultConfig(), ...(row.config as object) });
+  return parsed.success ? parsed.data : defaultConfig();
+}
+
+/** Creates or replaces the bot's calendar (spec 001 §8: upsert by chatbot_id). */
+export async function saveConfig(
+  db: ReservationsDb,
+  chatbotId: string,
+  config: ReservationConfig,
+  now: Date,
+): Promise<void> {
+  const json = JSON.stringify(config);
+  await db
+    .insertInto('reservation_config')
+    .values({ chatbot_id: chatbotId, config: json, updated_at: now })
+    .onConflict((oc) => oc.column('chatbot_id').doUpdateSet({ config: json, updated_at: now }))
+    .execute();
+}
+
+/** Marks the bot's holds whose time ran out as `expired` (frees their places). */
+export async function expireHolds(db: ReservationsDb, chatbotId: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('reservations_v1')
+    .set({ status: 'expired', updated_at: now })
+    .where('chatbot_ref', '=', chatbotId)
+    .where('status', '=', 'hold')
+    .where('hold_expires_at', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Active reservations (confirmed, or holds not expired) of a bot overlapping [from, to). */
+export async function activeBetween(
+  db: ReservationsDb,
+  chatbotId: string,
+  from: Date,
+  to: Date,
+  now: Date,
+): Promise<Array<Pick<Reservation, 'reservation_id' | 'starts_at' | 'ends_at' | 'place'>>> {
+  return db
+    .selectFrom('reservations_v1')
+    .select(['reservation_id', 'starts_at', 'ends_at', 'place'])
+    .where('chatbot_ref', '=', chatbotId)
+    .where('starts_at', '<', to)
+    .where('ends_at', '>', from)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'confirmed'),
+        eb.and([eb('status', '=', 'hold'), eb('hold_expires_at', '>', now)]),
+      ]),
+    )
+    .execute();
+}
+
+/** What a new reservation holds, besides its place and code. */
+export interface NewReservation {
+  chatbotId: string;
+  slot: Slot;
+  service: string;
+  status: 'hold' | 'confirmed';
+  holdExpiresAt: Date | null;
+  source: 'chat' | 'owner';
+  channel: string | null;
+  chatId: string | null;
+  idempotencyKey: string | null;
+  customerName?: string | null;
+  customerContact?: string | null;
+  customerEmail?: string | null;
+  partySize?: number | null;
+  reason?: string | null;
+  now: Date;
+}
+
+/**
+ * Stores a reservation on the first free place of its slot (1 to `maxPlaces`). Each attempt is one
+ * statement the exclusion constraint checks, so racing bookings cannot share a place.
+ * @returns the reservation; the one stored before under the same idempotency key (a replay); or
+ *   `full` when every place of the slot is taken.
+ */
+export async function insertOnFreePlace(
+  db: ReservationsDb,
+  r: NewReservation,
+  maxPlaces: number,
+): Promise<Reservation | 'full'> {
+  if (r.idempotencyKey) {
+    const before = await findByIdempotencyKey(db, r.idempotencyKey);
+    if (before) return before;
+  }
+  const taken = new Set(
+    (await activeBetween(db, r.chatbotId, r.slot.startsAt, r.slot.endsAt, r.now)).map((a) => a.place),
+  );
+  const order = [...Array(maxPlaces).keys()]
+    .map((i) => i + 1)
+    .sort((a, b) => Number(taken.has(a)) - Number(taken.has(b)));
+  for (const place of order) {
+    for (let codeTry = 0; codeTry < 3; codeTry++) {
+      try {
+        return await db
+          .insertInto('reservations_v1')
+          .values({
+            reservation_code: newReservationCode(),
+            chatbot_ref: r.chatbotId,
+            customer_name: r.customerName ?? null,
+            customer_contact: r.customerContact ?? null,
+            customer_email: r.customerEmail ?? null,
+            reason: r.reason ?? null,
+            service: r.service,
+            party_size: r.partySize ?? null,
+            reserved_date: r.slot.date,
+            reserved_time: r.slot.start,
+            slot_id: r.slot.id,
+            starts_at: r.slot.startsAt,
+            ends_at: r.slot.endsAt,
+            place,
+            status: r.status,
+            hold_expires_at: r.holdExpiresAt,
+            source: r.source,
+            channel: r.channel,
+            chat_id: r.chatId,
+            idempotency_key: r.idempotencyKey,
+            created_at: r.now,
+            updated_at: r.now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } catch (err) {
+        const state = sqlState(err);
+        if (state === EXCLUSION_VIOLATION) break; // this place is taken: the next one
+        if (state === UNIQUE_VIOLATION) {
+          if (r.idempotencyKey) {
+            const before = await findByIdempotencyKey(db, r.idempotencyKey);
+            if (before) return before;
+          }
+          continue; // a code collision: another code
+        }
+        throw err;
+      }
+    }
+  }
+  return 'full';
+}
+
+/** The reservation stored under an idempotency key. */
+export async function findByIdempotencyKey(
+  db: ReservationsDb,
+  key: string,
+): Promise<Reservation | undefined> {
+  return db.selectFrom('reservations_v1').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+}
+
+/** A bot's reservation by its code (case-insensitive). */
+export async function findByCode(
+  db: ReservationsDb,
+  chatbotId: string,
+  code: string,
+): Promise<Reservation | undefined> {
+  return db
+    .selectFrom('reservations_v1')
+    .selectAll()
+    .where('chatbot_ref', '=', chatbotId)
+    .where('reservation_code', '=', code.trim().toUpperCase())
+    .executeTakeFirst();
+}
+
+/** A reservation by id. */
+export async function findReservation(db: ReservationsDb, id: string): Promise<Reservation | undefined> {
+  return db.selectFrom('reservations_v1').selectAll().where('reservation_id', '=', id).executeTakeFirst();
+}
+
+/** The follower's own reservations from now on (confirmed or held), soonest first. */
+export async function followerReservations(
+  db: ReservationsDb,
+  chatbotId: string,
+  channel: string,
+  chatId: string,
+  now: Date,
+): Promise<Reservation[]> {
+  return db
+    .selectFrom('reservations_v1')
+    .selectAll()
+    .where('chatbot_ref', '=', chatbotId)
+    .where('channel', '=', channel)
+    .where('chat_id', '=', chatId)
+    .where('ends_at', '>', now)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'confirmed'),
+        eb.and([eb('status', '=', 'hold'), eb('hold_expires_at', '>', now)]),
+      ]),
+    )
+    .orderBy('starts_at')
+    .execute();
+}
+
+/** The details a confirmation stores. */
+export interface ReservationDetails {
+  customerName?: string | null | undefined;
+  customerContact?: string | null | undefined;
+  customerEmail?: string | null | undefined;
+  partySize?: number | null | undefined;
+  reason?: string | null | undefined;
+}
+
+/** Fields of {@link ReservationDetails} that were given, as columns. */
+export function detailColumns(d: ReservationDetails) {
+  return {
+    ...(d.customerName !== undefined ? { customer_name: d.customerName } : {}),
+    ...(d.customerContact !== undefined ? { customer_contact: d.customerContact } : {}),
+    ...(d.customerEmail !== undefined ? { customer_email: d.customerEmail } : {}),
+    ...(d.partySize !== undefined ? { party_size: d.partySize } : {}),
+    ...(d.reason !== undefined ? { reason: d.reason } : {}),
+  };
+}
+
+/**
+ * Moves a reservation to another slot, on the first free place there (one statement per place,
+ * checked by the exclusion constraint). `status` also sets its status (an expired hold taken again
+ * as `confirmed`: only active rows are checked by the constraint, so the status changes in the
+ * same statement).
+ * @returns the moved reservation, or `full`.
+ */
+export async function moveToFreePlace(
+  db: ReservationsDb,
+  reservation: Reservation,
+  slot: Slot,
+  service: string,
+  maxPlaces: number,
+  now: Date,
+  status?: 'hold' | 'confirmed',
+): Promise<Reservation | 'full'> {
+  const taken = new Set(
+    (await activeBetween(db, reservation.chatbot_ref, slot.startsAt, slot.endsAt, now))
+      .filter((a) => a.reservation_id !== reservation.reservation_id)
+      .map((a) => a.place),
+  );
+  const order = [...Array(maxPlaces).keys()]
+    .map((i) => i + 1)
+    .sort((a, b) => Number(taken.has(a)) - Number(taken.has(b)));
+  for (const place of order) {
+    try {
+      const moved = await db
+        .updateTable('reservations_v1')
+        .set({
+          slot_id: slot.id,
+          reserved_date: slot.date,
+          reserved_time: slot.start,
+          starts_at: slot.startsAt,
+          ends_at: slot.endsAt,
+          service,
+          place,
+          ...(status ? { status, hold_expires_at: null } : {}),
+          reminder_24h_sent_at: null,
+          reminder_2h_sent_at: null,
+          updated_at: now,
+        })
+        .where('reservation_id', '=', reservation.reservation_id)
+        .returningAll()
+        .executeTakeFirst();
+      if (moved) return moved;
+      return 'full';
+    } catch (err) {
+      if (sqlState(err) === EXCLUSION_VIOLATION) continue;
+      throw err;
+    }
+  }
+  return 'full';
+}
+
+/** Sets a reservation's status (and details); returns the updated row. */
+export async function updateReservation(
+  db: ReservationsDb,
+  id: string,
+  change: { status?: ReservationStatus; holdExpiresAt?: Date | null; details?: ReservationDetails },
+  now: Date,
+): Promise<Reservation | undefined> {
+  return db
+    .updateTable('reservations_v1')
+    .set({
+      ...(change.status ? { status: change.status } : {}),
+      ...(change.holdExpiresAt !== undefined ? { hold_expires_at: change.holdExpiresAt } : {}),
+      ...detailColumns(change.details ?? {}),
+      updated_at: now,
+    })
+    .where('reservation_id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The viewer's period filter (spec 001 §2, §9: today, week = last 7 days, past, all). */
+export type ViewerPeriod = 'today' | 'week' | 'past' | 'all';
+
+/**
+ * A bot's reservations for the owner's viewer, soonest first. Spec 001 §2 lists only confirmed
+ * ones; `holds` adds the current holds (shown as HOLD).
+ */
+export async function listForOwner(
+  db: ReservationsDb,
+  chatbotId: string,
+  range: { from?: Date; to?: Date },
+  now: Date,
+): Promise<Reservation[]> {
+  let q = db
+    .selectFrom('reservations_v1')
+    .selectAll()
+    .where('chatbot_ref', '=', chatbotId)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'confirmed'),
+        eb.and([eb('status', '=', 'hold'), eb('hold_expires_at', '>', now)]),
+      ]),
+    );
+  if (range.from) q = q.where('starts_at', '>=', range.from);
+  if (range.to) q = q.where('starts_at', '<', range.to);
+  return q.orderBy('starts_at').limit(500).execute();
+}
+
+/** Sets the paid and completed flags of a bot's reservation; undefined when it is not that bot's. */
+export async function setFlags(
+  db: ReservationsDb,
+  chatbotId: string,
+  id: string,
+  flags: { is_paid?: boolean | undefined; is_completed?: boolean | undefined },
+  now: Date,
+): Promise<Reservation | undefined> {
+  return db
+    .updateTable('reservations_v1')
+    .set({
+      ...(flags.is_paid !== undefined ? { is_paid: flags.is_paid } : {}),
+      ...(flags.is_completed !== undefined ? { is_completed: flags.is_completed } : {}),
+      updated_at: now,
+    })
+    .where('chatbot_ref', '=', chatbotId)
+    .where('reservation_id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes a bot's reservation (spec 001 §8: delete by reservation_id). @returns whether it existed. */
+export async function deleteReservation(db: ReservationsDb, chatbotId: string, id: string): Promise<boolean> {
+  const r = await db
+    .deleteFrom('reservations_v1')
+    .where('chatbot_ref', '=', chatbotId)
+    .where('reservation_id', '=', id)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Records that a reminder went out (once: only if not recorded before). @returns whether this call recorded it. */
+export async function markReminderSent(
+  db: ReservationsDb,
+  id: string,
+  kind: '24h' | '2h',
+  now: Date,
+): Promise<boolean> {
+  const column = kind === '24h' ? 'reminder_24h_sent_at' : 'reminder_2h_sent_at';
+  const r = await db
+    .updateTable('reservations_v1')
+    .set({ [column]: now })
+    .where('reservation_id', '=', id)
+    .where(column, 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** The offline dialogue's state of one follower (null when none). */
+export async function findDialogue(
+  db: ReservationsDb,
+  chatbotId: string,
+  channel: string,
+  chatId: string,
+): Promise<unknown> {
+  const row = await db
+    .selectFrom('reservation_dialogues')
+    .select('state')
+    .where('chatbot_id', '=', chatbotId)
+    .where('channel', '=', channel)
+    .where('chat_id', '=', chatId)
+    .executeTakeFirst();
+  return row?.state ?? null;
+}
+
+/** Saves (or, with null, forgets) the offline dialogue's state of one follower. */
+export async function saveDialogue(
+  db: ReservationsDb,
+  key: { chatbotId: string; channel: string; chatId: string },
+  state: unknown,
+  now: Date,
+): Promise<void> {
+  if (state === null) {
+    await db
+      .deleteFrom('reservation_dialogues')
+      .where('chatbot_id', '=', key.chatbotId)
+      .where('channel', '=', key.channel)
+      .where('chat_id', '=', key.chatId)
+      .execute();
+    return;
+  }
+  const json = JSON.stringify(state);
+  await db
+    .insertInto('reservation_dialogues')
+    .values({
+      chatbot_id: key.chatbotId,
+      channel: key.channel,
+      chat_id: key.chatId,
+      state: json,
+      updated_at: now,
+    })
+    .onConflict((oc) =>
+      oc.columns(['chatbot_id', 'channel', 'chat_id']).doUpdateSet({ state: json, updated_at: now }),
+    )
+    .execute();
+}
+
+/** A bot's language and name (for reminders), or undefined when it was deleted. */
+export async function findBotBasics(
+  db: ReservationsDb,
+  chatbotId: string,
+): Promise<{ idioma: string; business_name: string; user_id: string } | undefined> {
+  return db
+    .selectFrom('chatbots')
+    .select(['idioma', 'business_name', 'user_id'])
+    .where('id', '=', chatbotId)
+    .executeTakeFirst();
+}
+
+/** The bot if it belongs to the owner (owner routes' scope), else undefined. */
+export async function findOwnedBot(
+  db: ReservationsDb,
+  chatbotId: string,
+  userId: string,
+): Promise<{ id: string; business_name: string; idioma: string } | undefined> {
+  return db
+    .selectFrom('chatbots')
+    .select(['id', 'business_name', 'idioma'])
+    .where('id', '=', chatbotId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
