@@ -213,6 +213,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         ...runtime,
         log: log.child({ plugin: plugin.id }),
         send: (target, message, sendOptions) => outbox.send(target, message, sendOptions),
+        capabilities: (channel) => registry.adapters.get(channel)?.capabilities ?? null,
         filePath,
       }),
     );

@@ -8,10 +8,16 @@ import { upsertOwnerWithPassword } from '../engine/auth/owners.ts';
 import { addFile } from '../engine/files.ts';
 import { newCharlaKey } from '../engine/secrets.ts';
 import type { Chatbot, ChatbotFile } from '../engine/store/database.ts';
-import { findOwnedChatbotByName, insertChatbot } from '../engine/store/queries/chatbots.ts';
+import {
+  findOwnedChatbotByName,
+  insertChatbot,
+  updateOwnedChatbot,
+} from '../engine/store/queries/chatbots.ts';
 import { listFiles } from '../engine/store/queries/files.ts';
 import { ensureIalanding } from '../engine/store/queries/ialandings.ts';
 import { findOwnerByEmail, insertProfileIfMissing } from '../engine/store/queries/owners.ts';
+import { defaultConfig, type ReservationConfig } from '../plugins/reservations/config.ts';
+import { findConfig, reservationsDb, saveConfig } from '../plugins/reservations/queries.ts';
 import type { CharlaApp } from './app.ts';
 
 /** The demo owner's e-mail and password (README). */
@@ -31,6 +37,31 @@ export const DEMO_BOT = {
   category: 'Empresa o Profesional',
   timezone: 'Europe/Madrid',
 } as const;
+
+/**
+ * The demo's reservation calendar (issue 12, "Done when"): El Pato Pepe's hours from its description,
+ * Tuesday to Sunday 13:00–16:30 and 20:00–23:30 (a break between), closed on Monday; hour-long
+ * slots; name, phone and number of people asked; reminders 24 h and 2 h before; one table per slot.
+ */
+export function demoReservationConfig(): ReservationConfig {
+  const open = { enabled: true, start: '13:00', end: '23:30', break_start: '16:30', break_end: '20:00' };
+  return {
+    ...defaultConfig(),
+    working_hours: {
+      monday: { ...open, enabled: false },
+      tuesday: open,
+      wednesday: open,
+      thursday: open,
+      friday: open,
+      saturday: open,
+      sunday: open,
+    },
+    require_name: true,
+    require_phone: true,
+    require_group_size: true,
+    max_party_size: 12,
+  };
+}
 
 /** The demo files: asset name, keywords, context. */
 export const DEMO_FILES = [
@@ -104,6 +135,13 @@ export async function seedDemo(
     added++;
   }
   await ensureIalanding(db, bot);
+  // Reservations on, with the restaurant's hours, the first time (an owner's later changes stay).
+  const reservations = reservationsDb(db);
+  if (!(await findConfig(reservations, bot.id))) {
+    onStep('demo reservations calendar');
+    await saveConfig(reservations, bot.id, demoReservationConfig(), new Date());
+    bot = (await updateOwnedChatbot(db, owner.id, bot.id, { enable_reservations: true })) ?? bot;
+  }
   app.engine.cache.invalidate(bot.id);
   return {
     ownerId: owner.id,

@@ -366,6 +366,16 @@ describe.each(DIALECTS)('the plugin runtime on %s', (kind) => {
     expect((stored.meta as StoredTurnMeta).tools?.map((t) => t.name)).toEqual(['book_table']);
   });
 
+  it('tells a plugin what each channel can do before it tries to reach a follower there', () => {
+    expect(state.ctx!.capabilities('telegram')).toMatchObject({
+      push: true,
+      voiceNotes: true,
+      maxTextLength: 4096,
+    });
+    expect(state.ctx!.capabilities('web')).toMatchObject({ push: false });
+    expect(state.ctx!.capabilities('fax')).toBeNull();
+  });
+
   it('reaches a Telegram follower through the adapter after the outbound transformers, and stores the message', async () => {
     const bot = telegram.addBot('PatoPepeBot');
     const connected = await inject({

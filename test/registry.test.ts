@@ -75,6 +75,7 @@ const context = (): Omit<PluginContext, 'options'> => {
     reconcileOwner: async () => {},
     jobs: { send: unused, sendMany: unused, cancel: unused, schedule: unused, unschedule: unused },
     send: unused,
+    capabilities: () => null,
     filePath: () => null,
   };
 };

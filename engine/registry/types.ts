@@ -455,6 +455,11 @@ export interface PluginContext<Options = unknown> extends RuntimeContext {
    *   the channel refuses (nothing is stored then).
    */
   send(target: DeliveryTarget, message: OutboundMessage, options?: SendOptions): Promise<void>;
+  /**
+   * What a channel can do (`push`, `voiceNotes`, …), or null for a channel no adapter serves in
+   * this process: e.g. whether a reminder can reach a follower there before trying.
+   */
+  capabilities(channel: string): ChannelCapabilities | null;
   /** Absolute path of a stored bot file's key, or null for an http address. */
   filePath(fileUrl: string): string | null;
 }

@@ -59,7 +59,12 @@ export function createReservationsPlugin(): FeaturePlugin<never> {
         jobs: [
           pluginJob(
             reminderJob,
-            reminderHandler(ctx, db, (id) => findBotBasics(db, id)),
+            reminderHandler(
+              ctx,
+              db,
+              (id) => findBotBasics(db, id),
+              (channel) => ctx.capabilities(channel)?.push === true,
+            ),
           ),
         ],
         routes: { prefix: '', plugin: reservationRoutes(ctx, db, bookings) },

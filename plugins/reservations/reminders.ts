@@ -67,6 +67,7 @@ export function reminderHandler(
   ctx: Pick<PluginContext, 'send' | 'now' | 'log'>,
   db: ReservationsDb,
   bots: (chatbotId: string) => Promise<{ idioma: string; business_name: string } | undefined>,
+  canPush: (channel: string) => boolean,
 ) {
   return async (job: Job<z.infer<typeof reminderJob.data>>): Promise<void> => {
     const { reservationId, kind, startsAt } = job.data;
@@ -79,6 +80,13 @@ export function reminderHandler(
     const bot = await bots(r.chatbot_ref);
     if (!bot || !r.channel || !r.chat_id) {
       // Added by hand in the viewer: no follower channel to remind.
+      await markReminderSent(db, r.reservation_id, kind, ctx.now());
+      return;
+    }
+    if (!canPush(r.channel)) {
+      // The web widget and the test chat answer inside the visitor's request and cannot push yet
+      // (issue 14): nothing to retry; the reservation's code and time were in the confirmation.
+      ctx.log.info({ reservationId, kind, channel: r.channel }, 'reminder not sent: the channel cannot push');
       await markReminderSent(db, r.reservation_id, kind, ctx.now());
       return;
     }

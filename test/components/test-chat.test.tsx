@@ -150,6 +150,8 @@ describe('TestChat', () => {
       archivosMostrados: [],
       archivosEnviados: [],
       channel: 'test',
+      // One follower id for the tab: a booking dialogue keeps its place between messages.
+      visitorId: expect.stringMatching(/^test-[0-9a-f-]{36}$/),
     });
     // The message shows at once, the input is emptied and waits.
     expect(within(chatLog()).getByText('¿Tenéis la carta?')).toBeTruthy();

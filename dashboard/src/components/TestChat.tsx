@@ -44,6 +44,9 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
   const [offered, setOffered] = useState<FileRef[]>([]);
   const [sent, setSent] = useState<string[]>([]);
   const [offline, setOffline] = useState(false);
+  // The owner chats as one follower for the whole tab, so a multi-turn dialogue (a booking that
+  // asks for a name, then a phone) keeps its place between messages.
+  const [visitorId] = useState(() => `test-${crypto.randomUUID()}`);
   const listRef = useRef<HTMLDivElement>(null);
 
   const say = useCallback(
@@ -117,6 +120,7 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
             archivosMostrados: offered,
             archivosEnviados: sent,
             channel: 'test',
+            visitorId,
           }),
         },
       );

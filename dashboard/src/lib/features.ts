@@ -16,7 +16,7 @@
  */
 export const FEATURES = {
   facebots: false,
-  reservations: false,
+  reservations: true,
   webSearch: false,
   followers: false,
   gestion: true,

@@ -25,6 +25,7 @@ import {
 } from '../../../engine/schemas.ts';
 import { AppHeader } from '../components/AppHeader.tsx';
 import { FilesManager } from '../components/FilesManager.tsx';
+import { ReservationsControls } from '../components/Reservations.tsx';
 import { TelegramConnect } from '../components/TelegramConnect.tsx';
 import { Alert, Button, Check, Field, Section, Select, TextArea } from '../components/ui.tsx';
 import { WhatsAppSection } from '../components/WhatsAppConnect.tsx';
@@ -274,8 +275,9 @@ function Configure() {
             ) : null}
             {/* The reservations plugin brings its "Ver reservas" and "Configurar" buttons with it. */}
             {enabled('reservations') ? (
-              <Check
-                label={t('configure.reservations')}
+              <ReservationsControls
+                chatbotId={bot.data?.id ?? null}
+                businessName={form.business_name}
                 checked={form.enable_reservations}
                 onChange={(v) => set('enable_reservations', v)}
               />
