@@ -15,9 +15,10 @@
  * the dashboard's /login and /main load first (bench/dashboard.ts); and the Telegram channel
  * (bench/telegram.ts: webhook updates/s and acknowledgement latency over 100 bots, memory of 1,000
  * long-polling bots), the scheduled jobs (bench/jobs.ts: lateness of 1,000 jobs due in the
- * same second), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
+ * same second), the reservations (bench/reservations.ts: tool-calling turns/s against plain turns,
+ * lateness of 1,000 reminders due together), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
  * 100 numbers, memory per linked-device session). `BENCH_ONLY=telegram` (or `whatsapp`, `dashboard`,
- * `web`, `jobs`) runs one section alone.
+ * `web`, `jobs`, `reservations`) runs one section alone.
  *
  * Goals (on Postgres, on a 2-core machine): ≥ 1,000 messages/s and ≥ 40% of the floor's
  * throughput; p99 < 25 ms at 500 messages/s; cold start < 1.5 s. The bench prints the figures
@@ -38,6 +39,7 @@ import { jobsBench } from './jobs.ts';
 import { maxThroughput, steadyRate, type Target } from './load.ts';
 import { type Child, freePort, freshPostgresDb, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
 import { fmtMs, fmtPct, fmtRate, type Measured, mark, report } from './report.ts';
+import { reservationsBench } from './reservations.ts';
 import {
   CPU_PROF,
   GOAL,
@@ -384,6 +386,16 @@ async function main(): Promise<number> {
   } catch (err) {
     failed = true;
     process.stdout.write(`\nScheduled jobs: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+
+  try {
+    const reservations = await reservationsBench();
+    process.stdout.write(reservations.text);
+    summaries.push(...reservations.summaries);
+    if (reservations.failed) failed = true;
+  } catch (err) {
+    failed = true;
+    process.stdout.write(`\nReservations: FAILED — ${(err as Error).stack ?? err}\n`);
   }
 
   if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);

@@ -385,8 +385,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     ])
       await page.getByLabel(en(label), { exact: true }).waitFor();
     // Features not built yet stay out of sight (issue 10, lib/features.ts).
-    for (const label of ['configure.webSearch', 'configure.reservations'])
-      expect(await page.getByLabel(en(label), { exact: true }).count()).toBe(0);
+    expect(await page.getByLabel(en('configure.webSearch'), { exact: true }).count()).toBe(0);
+    // Reservations are built (issue 12): the checkbox and its two buttons, in English.
+    await page.getByLabel(en('configure.reservations'), { exact: true }).waitFor();
+    await page.getByRole('button', { name: en('reservations.view') }).waitFor();
+    await page.getByRole('button', { name: en('reservations.configure'), exact: true }).waitFor();
     expect(await page.getByLabel(en('configure.style')).locator('option').allTextContents()).toEqual([
       en('configure.styles.formal'),
       en('configure.styles.casual'),
