@@ -138,6 +138,7 @@ export function reservationRoutes(
       async (req) => {
         const bot = await ownedBot(req, req.params.chatbotId);
         await saveConfig(db, bot.id, req.body, ctx.now());
+        bookings.forget(bot.id);
         return { config: req.body, saved: true, calendarName: calendarName(req.body, bot.business_name) };
       },
     );

@@ -22,6 +22,12 @@ import {
 import { scheduleReminders } from './reminders.ts';
 import { addDays, findSlot, localDate, type Slot, upcomingSlots } from './slots.ts';
 
+/**
+ * How long a calendar read from the database is reused, ms. The process that saves a calendar
+ * forgets it at once; another process sharing PostgreSQL sees the change within this time.
+ */
+export const CONFIG_TTL_MS = 2000;
+
 /** How long a hold keeps its place while the follower gives their details, ms (issue 12: holds expire). */
 export const HOLD_MS = 10 * 60_000;
 
@@ -64,9 +70,23 @@ export class Bookings {
     private readonly ctx: Pick<PluginContext, 'jobs' | 'now' | 'log'>,
   ) {}
 
-  /** The bot's calendar (the defaults when never saved). */
+  /** Calendars read in the last {@link CONFIG_TTL_MS}, by bot (a turn reads one several times). */
+  private readonly configs = new Map<string, { at: number; config: Promise<ReservationConfig> }>();
+
+  /** The bot's calendar (the defaults when never saved); read at most every 2 s per bot. */
   async config(chatbotId: string): Promise<ReservationConfig> {
-    return (await findConfig(this.db, chatbotId)) ?? defaultConfig();
+    const known = this.configs.get(chatbotId);
+    if (known && Date.now() - known.at < CONFIG_TTL_MS) return known.config;
+    const config = findConfig(this.db, chatbotId).then((c) => c ?? defaultConfig());
+    if (this.configs.size > 10_000) this.configs.clear();
+    this.configs.set(chatbotId, { at: Date.now(), config });
+    config.catch(() => this.configs.delete(chatbotId));
+    return config;
+  }
+
+  /** Forgets a bot's cached calendar (after the owner saves it). */
+  forget(chatbotId: string): void {
+    this.configs.delete(chatbotId);
   }
 
   /** The calendar's name (spec 001 §5). */

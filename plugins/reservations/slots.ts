@@ -86,8 +86,25 @@ function openIntervals(hours: DayHours): Array<[number, number]> {
   return [[start, end]];
 }
 
+/**
+ * Slots of a date by calendar and date: they never change for one config, and converting local
+ * times through Intl is the costly part of a turn that lists slots (`npm run bench`). Bounded.
+ */
+const memo = new Map<string, Slot[]>();
+const MEMO_MAX = 5000;
+
 /** Every slot of one local date, past ones included (none on a closed day). */
 export function slotsOfDate(config: ReservationConfig, date: string): Slot[] {
+  const key = `${date}|${config.timezone}|${config.reservation_type}|${config.slot_minutes}|${JSON.stringify(config.working_hours[weekdayOf(date)])}`;
+  const known = memo.get(key);
+  if (known) return known;
+  const slots = computeSlots(config, date);
+  if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
+  memo.set(key, slots);
+  return slots;
+}
+
+function computeSlots(config: ReservationConfig, date: string): Slot[] {
   const hours = config.working_hours[weekdayOf(date)];
   if (!hours.enabled) return [];
   const candidates: Array<{ start: number; end: number; block?: string }> = [];
