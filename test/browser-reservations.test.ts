@@ -102,6 +102,23 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('reservations in
     );
     await say(dialog, box, 'Luis Pérez', /¿Un teléfono de contacto\?/);
     await say(dialog, box, '+34 611 222 333', /Tu código es [A-Z0-9]{6}/);
+    // A reminder sent to this visitor shows when the window opens again (and every 15 s while open).
+    const { user_id: visitor } = await app.store.db
+      .selectFrom('conversation_messages')
+      .select('user_id')
+      .where('channel', '=', 'web')
+      .executeTakeFirstOrThrow();
+    await app.outbox.send(
+      {
+        chatbotId: (await app.store.db.selectFrom('chatbots').select('id').executeTakeFirstOrThrow()).id,
+        channel: 'web',
+        chatId: visitor,
+      },
+      { text: '⏰ Recordatorio: dentro de 2 horas tienes reserva en El Pato Pepe.' },
+    );
+    await dialog.getByRole('button', { name: 'Cerrar' }).click();
+    await page.getByRole('button', { name: 'Abrir el chat' }).click();
+    await dialog.getByText('⏰ Recordatorio: dentro de 2 horas').waitFor();
     await page.screenshot({ path: join(SHOTS, 'reservations-widget-390.png') });
     await page.context().close();
   });
@@ -116,8 +133,9 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('reservations in
     await viewer.getByText('Luis Pérez').waitFor();
     expect(await viewer.getByText('CONFIRMADA', { exact: true }).count()).toBe(2);
     const ana = viewer.getByRole('listitem').filter({ hasText: 'Ana García' });
-    await ana.getByRole('checkbox', { name: 'Reserva abonada' }).check();
+    await ana.getByRole('checkbox', { name: 'Reserva abonada' }).click();
     await ana.getByText('CONFIRMADA Y ABONADA').waitFor();
+    expect(await ana.getByRole('checkbox', { name: 'Reserva abonada' }).isChecked()).toBe(true);
     await page.screenshot({ path: join(SHOTS, 'reservations-viewer-1280.png') });
     expect(await seriousViolations(page)).toEqual([]);
 

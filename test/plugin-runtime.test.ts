@@ -372,7 +372,7 @@ describe.each(DIALECTS)('the plugin runtime on %s', (kind) => {
       voiceNotes: true,
       maxTextLength: 4096,
     });
-    expect(state.ctx!.capabilities('web')).toMatchObject({ push: false });
+    expect(state.ctx!.capabilities('web')).toMatchObject({ push: true, voiceNotes: false });
     expect(state.ctx!.capabilities('fax')).toBeNull();
   });
 
@@ -406,9 +406,14 @@ describe.each(DIALECTS)('the plugin runtime on %s', (kind) => {
         channel: 'telegram',
       },
     ]);
+    // The web channel pushes by storing: the visitor's widget fetches it; an anonymous visitor cannot get it.
+    await state.ctx!.send({ chatbotId: botId, channel: 'web', chatId: 'visitor-1' }, { text: 'Hola' });
     await expect(
-      state.ctx!.send({ chatbotId: botId, channel: 'web', chatId: 'visitor-1' }, { text: 'Hola' }),
-    ).rejects.toThrow('no puede enviar mensajes por sí solo');
+      state.ctx!.send({ chatbotId: botId, channel: 'web', chatId: 'anonymous' }, { text: 'Hola' }),
+    ).rejects.toThrow('anonymous web visitor');
+    await expect(
+      state.ctx!.send({ chatbotId: botId, channel: 'ialanding', chatId: 'v' }, { text: 'Hola' }),
+    ).rejects.toThrow('No existe el canal ialanding');
   });
 
   it('reads a voice note’s bytes through the follower’s channel for a middleware', async () => {

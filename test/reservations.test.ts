@@ -438,6 +438,73 @@ describe.each(DIALECTS)('reservations on %s', (kind) => {
     expect(reminders).toHaveLength(1); // only the previous test's
   });
 
+  it('books on the web widget’s channel and the widget fetches the reminder', async () => {
+    const http = await app.http();
+    const toggled = await http.inject({
+      method: 'POST',
+      url: '/api/charla-web/toggle',
+      headers: auth(owner.token),
+      payload: { chatbotId: botId, enabled: true },
+    });
+    expect(toggled.statusCode, toggled.body).toBe(200);
+    const keyed = await http.inject({
+      method: 'POST',
+      url: '/api/charla-web/key',
+      headers: auth(owner.token),
+      payload: { chatbotId: botId },
+    });
+    expect(keyed.statusCode, keyed.body).toBe(200);
+    const key = (keyed.json() as { charla_key: string }).charla_key;
+    // 2 h and 3 s before Thursday 2026-11-26 20:00 in Madrid.
+    clock = new Date(Date.parse('2026-11-26T19:00:00Z') - 2 * 3_600_000 - 3_000);
+    script = [
+      {
+        text: '',
+        toolCalls: [
+          {
+            name: 'reservations_hold',
+            arguments: {
+              slot_id: '2026-11-26T20:00-21:00',
+              customer_name: 'Eva',
+              phone: '600 555 444',
+              party_size: 3,
+            },
+          },
+        ],
+      },
+      (r) => ({ text: `Hecho, código ${lastToolResult(r).code}.` }),
+    ];
+    const booked = await http.inject({
+      method: 'POST',
+      url: `/api/web/${key}/message`,
+      payload: { userMessage: 'Mesa para 3 hoy a las 20:00', visitorId: 'web-eva', messageId: 'w-1' },
+    });
+    expect(booked.statusCode, booked.body).toBe(200);
+    expect((booked.json() as { reply: string }).reply).toMatch(/código [A-Z0-9]{6}/);
+    const pushed = async (after?: string) =>
+      (
+        await http.inject({
+          method: 'GET',
+          url: `/api/web/${key}/pushed?visitorId=web-eva${after ? `&after=${after}` : ''}`,
+        })
+      ).json() as { messages: Array<{ text: string; from: string }>; last: string | null };
+    // Nothing yet: the reply to the booking is not a pushed message.
+    expect((await pushed()).messages).toEqual([]);
+    await expect
+      .poll(async () => (await pushed()).messages.map((m) => m.text).join(' '), {
+        timeout: 15_000,
+        interval: 500,
+      })
+      .toContain('Recordatorio: dentro de 2 horas');
+    const seen = await pushed();
+    expect(seen.messages).toHaveLength(1);
+    expect(seen.messages[0]!.from).toBe('bot');
+    // The widget keeps `last`: asking again after it gives nothing new; another visitor gets nothing.
+    expect((await pushed(seen.last!)).messages).toEqual([]);
+    const stranger = await http.inject({ method: 'GET', url: `/api/web/${key}/pushed?visitorId=web-otro` });
+    expect((stranger.json() as { messages: unknown[] }).messages).toEqual([]);
+  });
+
   it('books a table for 4 with no LLM: the offline dialogue asks what is missing and gives a code', async () => {
     clock = new Date('2026-11-23T09:00:00Z');
     const o = await offlineApp.owner('offline@example.com');

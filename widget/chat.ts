@@ -20,6 +20,8 @@
  *   counter "n/8000" shows under the input, red at the limit.
  * - A stable visitor id per browser and key in localStorage; the conversation of this tab in
  *   sessionStorage, so it survives moving between the site's pages.
+ * - Messages the business sent the visitor (a reservation reminder, an owner's reply) are fetched
+ *   when the window opens and every 15 s while it is open (`GET /api/web/:key/pushed`).
  * - Not available (service off, no days left): the window says so and the input stays disabled.
  *   A network failure or a non-OK answer adds a bot message with the configured error text.
  * - Accessible: a dialog labelled by the business name, a log of messages, a status for typing,
@@ -61,6 +63,8 @@ const FOCUS_DELAY_MS = 300;
 const COUNT_FROM = MAX_MESSAGE_CHARS * 0.8;
 /** Messages kept in sessionStorage for the next page of the site. */
 const KEPT_MESSAGES = 60;
+/** How often an open window asks for messages the business sent (reminders, replies), ms. */
+const PUSHED_POLL_MS = 15_000;
 
 const CLOSE_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" d="M6 6l12 12M18 6 6 18"/></svg>';
@@ -89,6 +93,9 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   const api = `${host}/api/web/${encodeURIComponent(key)}`;
   const visitor = visitorId(key);
   const keptSlot = stored(() => sessionStorage, `charla:${key}:chat`);
+  // The last message the business sent this browser that was shown (adapters/web/pushed.ts).
+  const pushedSlot = stored(() => localStorage, `charla:${key}:pushed`);
+  let pushedTimer: ReturnType<typeof setInterval> | undefined;
 
   let config: WidgetConfig | null = context.config;
   let texts = config?.texts ?? FALLBACK_TEXTS;
@@ -296,6 +303,24 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     add({ text: texts.error, bot: true, error: true });
   }
 
+  /** Shows what the business sent this visitor since the last look (a reminder, an owner's reply). */
+  async function fetchPushed(): Promise<void> {
+    if (!config?.available) return;
+    const after = pushedSlot.get();
+    try {
+      const res = await fetch(
+        `${api}/pushed?visitorId=${encodeURIComponent(visitor)}${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+      );
+      if (!res.ok) return;
+      const body = (await res.json()) as { messages: Array<{ text: string }>; last: string | null };
+      for (const m of body.messages) add({ text: m.text, bot: true });
+      if (body.messages.length) keep();
+      if (body.last) pushedSlot.set(body.last);
+    } catch {
+      // offline for a moment: the next look gets them
+    }
+  }
+
   async function send(raw: string): Promise<void> {
     const text = raw.trim();
     if (!text || pending || !available || !config) return;
@@ -373,9 +398,12 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   }
 
   function open(): void {
-    if (!started) void start();
+    if (!started) void start().then(fetchPushed);
+    else void fetchPushed();
     if (isOpen) return;
     isOpen = true;
+    clearInterval(pushedTimer);
+    pushedTimer = setInterval(() => void fetchPushed(), PUSHED_POLL_MS);
     win.hidden = false;
     launcher.setOpen(true);
     scrollDown();
@@ -387,6 +415,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     clearTimeout(focusTimer);
     if (!isOpen) return;
     isOpen = false;
+    clearInterval(pushedTimer);
     win.hidden = true;
     launcher.setOpen(false);
     launcher.focus();

@@ -2,7 +2,9 @@
  * The web channel (issue 6): the embeddable widget, the IALanding and /charla-web. Unlike Telegram it
  * holds no connections: every visitor message arrives as an HTTP request and is answered in its
  * response (JSON or streamed), so the supervisor has nothing to start and the inbox is not used;
- * availability (the web service switch and the owner's days) is checked on every request.
+ * availability (the web service switch and the owner's days) is checked on every request. Messages
+ * nobody asked for (reminders, owners' replies) are stored and fetched by the widget
+ * (adapters/web/pushed.ts), so the channel declares `push`.
  */
 
 import { z } from 'zod';
@@ -22,7 +24,7 @@ export function createWebAdapter(): ChannelAdapter<Record<string, never>> {
   return {
     id: WEB,
     configSchema: z.object({}).strict() as z.ZodType<Record<string, never>>,
-    capabilities: { maxTextLength: 20_000, voiceNotes: false, choices: true, streaming: true, push: false },
+    capabilities: { maxTextLength: 20_000, voiceNotes: false, choices: true, streaming: true, push: true },
     async start(context) {
       ctx = context;
     },
@@ -41,8 +43,12 @@ export function createWebAdapter(): ChannelAdapter<Record<string, never>> {
         pendingUpdates: null,
       };
     },
-    async send() {
-      throw new Error('the web channel answers within the visitor’s request; it cannot push messages');
+    /**
+     * "Pushes" by letting the outbox store the message in the visitor's conversation: the widget
+     * fetches it (adapters/web/pushed.ts). An anonymous visitor (no widget id) cannot get it.
+     */
+    async send(_chatbotId, chatId) {
+      if (chatId === 'anonymous') throw new Error('an anonymous web visitor cannot receive messages');
     },
     async stop() {},
     apiRoutes: webRoutes(need),

@@ -6,6 +6,7 @@
  *   bot's language) and whether the chat is available (web service on and the owner has days).
  * - `POST /api/web/:key/message`: one turn, the contract of `POST /api/chatbot-message/:id` (JSON or
  *   SSE). Rate-limited per key and per visitor.
+ * - `GET /api/web/:key/pushed`: messages sent to a visitor without them asking (reminders, replies).
  * - `GET /api/ialanding/:slug`: the public IALanding: business, greeting, availability and files.
  * - `GET /widget.js`, `GET /widget/*`: the embeddable widget's files (built into dist/widget).
  * - `GET /ialanding/:slug` (a page): the dashboard's HTML with the landing's title, description and
@@ -19,6 +20,7 @@ import type { ChannelContext } from '../../engine/registry/index.ts';
 import { webChatRoutes } from './chat.ts';
 import { ialandingRoutes } from './ialanding.ts';
 import { webOwnerRoutes } from './owner.ts';
+import { pushedRoutes } from './pushed.ts';
 import { widgetFileRoutes } from './widget-files.ts';
 
 export { WEB_RATE_LIMITS, WebMessageBody } from './chat.ts';
@@ -28,6 +30,7 @@ export function webRoutes(ctx: () => ChannelContext): FastifyPluginAsync {
   return async (app) => {
     await app.register(fastifyRateLimit, { global: false });
     await app.register(webChatRoutes(ctx));
+    await app.register(pushedRoutes(ctx));
     await app.register(ialandingRoutes(ctx));
     await app.register(widgetFileRoutes(ctx));
     await app.register(webOwnerRoutes(ctx));

@@ -34,11 +34,17 @@ function sqlState(err: unknown): string | undefined {
 /** Characters of a reservation code: no 0/O, 1/I/L look-alikes. */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
-/** A new 6-character reservation code (31^6 ≈ 887 million). */
+const CODE_DIGITS = '23456789';
+
+/**
+ * A new 6-character reservation code with at least one digit (so a follower's words, "CANCEL" or
+ * "MAÑANA", are never read as a code): about 720 million codes.
+ */
 export function newReservationCode(): string {
-  let code = '';
-  for (let i = 0; i < 6; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
-  return code;
+  const chars = Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]!);
+  if (!chars.some((c) => CODE_DIGITS.includes(c)))
+    chars[randomInt(6)] = CODE_DIGITS[randomInt(CODE_DIGITS.length)]!;
+  return chars.join('');
 }
 
 /** The bot's calendar, or null when the owner never saved one. A stored config that no longer parses gives the defaults. */

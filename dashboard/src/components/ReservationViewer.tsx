@@ -55,8 +55,11 @@ export function ReservationViewer({ chatbotId, onClose }: { chatbotId: string; o
   );
 
   async function toggle(r: ReservationRow, flag: 'is_paid' | 'is_completed', value: boolean) {
-    // Shown at once; put back (with the spec's error text) if the server refuses.
-    queryClient.setQueryData(listQuery(chatbotId, period).queryKey, (old) =>
+    // Shown at once (TanStack's optimistic update: a refetch in flight must not put the old value
+    // back); put back, with the spec's error text, if the server refuses.
+    const { queryKey } = listQuery(chatbotId, period);
+    await queryClient.cancelQueries({ queryKey });
+    queryClient.setQueryData(queryKey, (old) =>
       old
         ? { ...old, reservations: old.reservations.map((x) => (x.id === r.id ? { ...x, [flag]: value } : x)) }
         : old,
@@ -68,6 +71,7 @@ export function ReservationViewer({ chatbotId, onClose }: { chatbotId: string; o
     }
     await refresh();
   }
+
   async function remove(r: ReservationRow) {
     if (!window.confirm(t('reservations.confirmDelete', { code: r.code }))) return;
     try {
