@@ -24,6 +24,7 @@ import {
   type ChannelAdapter,
   type ChannelContext,
   type FeaturePlugin,
+  type MessagesEvent,
   type PluginContext,
   Registry,
   type RuntimeContext,
@@ -32,6 +33,7 @@ import { resolveSecret, SecretBox } from '../engine/secrets.ts';
 import { LocalStorage, type Storage } from '../engine/storage/index.ts';
 import { openStore, type Store } from '../engine/store/connect.ts';
 import { migratePlugins, migrateToLatest } from '../engine/store/migrate.ts';
+import { MESSAGES_CHANNEL } from '../engine/store/queries/messages.ts';
 import { plugins as registeredPlugins } from '../plugins/index.ts';
 
 /** The package version, read once. */
@@ -214,6 +216,14 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         log: log.child({ plugin: plugin.id }),
         send: (target, message, sendOptions) => outbox.send(target, message, sendOptions),
         capabilities: (channel) => registry.adapters.get(channel)?.capabilities ?? null,
+        onMessages: (listener) =>
+          store.listen(MESSAGES_CHANNEL, (payload) => {
+            try {
+              listener(JSON.parse(payload) as MessagesEvent);
+            } catch (err) {
+              log.warn({ err, plugin: plugin.id }, 'a plugin’s message listener failed');
+            }
+          }),
         filePath,
       }),
     );

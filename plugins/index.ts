@@ -4,6 +4,7 @@
  */
 import type { FeaturePlugin } from '../engine/registry/index.ts';
 import { billing } from './billing/index.ts';
+import { conversations } from './conversations/index.ts';
 import { reservations } from './reservations/index.ts';
 
-export const plugins: ReadonlyArray<FeaturePlugin<never>> = [billing, reservations];
+export const plugins: ReadonlyArray<FeaturePlugin<never>> = [billing, reservations, conversations];

@@ -76,6 +76,7 @@ const context = (): Omit<PluginContext, 'options'> => {
     jobs: { send: unused, sendMany: unused, cancel: unused, schedule: unused, unschedule: unused },
     send: unused,
     capabilities: () => null,
+    onMessages: unused,
     filePath: () => null,
   };
 };

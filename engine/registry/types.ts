@@ -460,8 +460,22 @@ export interface PluginContext<Options = unknown> extends RuntimeContext {
    * this process: e.g. whether a reminder can reach a follower there before trying.
    */
   capabilities(channel: string): ChannelCapabilities | null;
+  /**
+   * Calls `listener` each time messages of a conversation are stored, in this process or another
+   * one sharing the database (PostgreSQL LISTEN/NOTIFY; batched, within about 250 ms): e.g. to push
+   * an owner's screen live. Resolves with the function that stops listening.
+   */
+  onMessages(listener: (event: MessagesEvent) => void): Promise<() => Promise<void>>;
   /** Absolute path of a stored bot file's key, or null for an http address. */
   filePath(fileUrl: string): string | null;
+}
+
+/** Messages of one conversation were stored (a follower's, a reply, an owner's, a reminder). */
+export interface MessagesEvent {
+  chatbotId: string;
+  channel: string;
+  /** The follower's id on the channel (`conversation_messages.user_id`). */
+  userId: string;
 }
 
 /** A feature plugin (DESIGN.md). */

@@ -1,0 +1,70 @@
+/**
+ * The conversations API's contract (issue 14; spec 001 §2 Followers chat screen, §7
+ * conversation_messages calls): zod schemas shared by the routes and the dashboard. Browser-safe.
+ */
+import { z } from 'zod';
+
+/** Spec 000 §4, issue 14: the quiet period after the owner's last message before the bot answers again (default 30 min). */
+export const DEFAULT_QUIET_MINUTES = 30;
+export const QUIET_CHOICES = [10, 30, 60, 120, 480, 1440] as const;
+
+/** One follower in the list (newest activity first). */
+export const FollowerRow = z.object({
+  channel: z.string(),
+  userId: z.string(),
+  /** Username or name the channel gave, if any. */
+  name: z.string().nullable(),
+  lastText: z.string(),
+  lastFrom: z.enum(['user', 'bot', 'owner']),
+  /** ISO time of the last message. */
+  lastAt: z.string(),
+  /** Follower messages the owner has not opened yet. */
+  unread: z.number().int(),
+  /** ISO time until which the bot stays silent for this follower (the owner took over), or null. */
+  pausedUntil: z.string().nullable(),
+});
+export type FollowerRow = z.infer<typeof FollowerRow>;
+
+export const FollowersAnswer = z.object({ followers: z.array(FollowerRow) });
+export type FollowersAnswer = z.infer<typeof FollowersAnswer>;
+
+/** One stored message as the conversation shows it. */
+export const MessageRow = z.object({
+  id: z.string(),
+  from: z.enum(['user', 'bot', 'owner']),
+  text: z.string(),
+  at: z.string(),
+  attachment: z
+    .object({ url: z.string(), type: z.string(), name: z.string(), mime: z.string().nullable().optional() })
+    .nullable(),
+});
+export type MessageRow = z.infer<typeof MessageRow>;
+
+export const MessagesAnswer = z.object({
+  messages: z.array(MessageRow),
+  /** Whether older messages exist (ask again with `before` = the first id). */
+  more: z.boolean(),
+  pausedUntil: z.string().nullable(),
+  quietMinutes: z.number().int(),
+  /** Whether the follower's channel can receive an owner's message. */
+  canReply: z.boolean(),
+});
+export type MessagesAnswer = z.infer<typeof MessagesAnswer>;
+
+/** Which conversation. */
+export const ConversationQuery = z.object({
+  channel: z.string().min(1).max(40),
+  userId: z.string().min(1).max(200),
+});
+
+export const ReplyBody = ConversationQuery.extend({ text: z.string().trim().min(1).max(4000) });
+export const TakeoverBody = ConversationQuery.extend({
+  paused: z.boolean(),
+  quietMinutes: z.number().int().min(1).max(10_080).optional(),
+});
+export const ConversationsErrorBody = z.object({ error: z.string(), code: z.string().optional() });
+
+/** Spec 001 §2: texts starting with these are hidden in the conversation (internal notes of the old product). */
+export function hiddenText(text: string): boolean {
+  return /^\((texto|archivo):/i.test(text.trim());
+}

@@ -1,0 +1,173 @@
+/**
+ * The conversations plugin's SQL: its own `conversation_state`, and reads and deletes of the
+ * engine's `conversation_messages` and `followers` that the owner's screen is about
+ * (docs/plugins.md: a plugin may read and update the engine's tables it is about, in its own module).
+ */
+
+import type { ColumnType } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { ConversationMessage, Database, StoredTurnMeta } from '../../engine/store/database.ts';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+/** `conversation_state` (migrations.ts). */
+export interface ConversationStateTable {
+  chatbot_id: string;
+  channel: string;
+  chat_id: string;
+  paused_until: Timestamp | null;
+  quiet_minutes: ColumnType<number, number | undefined, number>;
+  last_read_id: ColumnType<string, string | number | undefined, string | number>;
+  updated_at: Timestamp;
+}
+export type ConversationsDb = Kysely<Database & { conversation_state: ConversationStateTable }>;
+export type ConversationStateRow = Selectable<ConversationStateTable>;
+
+/** The store with the plugin's table. */
+export function conversationsDb(db: Kysely<Database>): ConversationsDb {
+  return db.withTables<{ conversation_state: ConversationStateTable }>();
+}
+
+/** One conversation: a follower of a bot on a channel. */
+export interface ConversationKey {
+  chatbotId: string;
+  channel: string;
+  chatId: string;
+}
+
+/** The conversation's state, if any was stored. */
+export async function findState(
+  db: ConversationsDb,
+  k: ConversationKey,
+): Promise<ConversationStateRow | undefined> {
+  return db
+    .selectFrom('conversation_state')
+    .selectAll()
+    .where('chatbot_id', '=', k.chatbotId)
+    .where('channel', '=', k.channel)
+    .where('chat_id', '=', k.chatId)
+    .executeTakeFirst();
+}
+
+/** Upserts part of a conversation's state. */
+export async function saveState(
+  db: ConversationsDb,
+  k: ConversationKey,
+  change: { paused_until?: Date | null; quiet_minutes?: number; last_read_id?: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('conversation_state')
+    .values({ chatbot_id: k.chatbotId, channel: k.channel, chat_id: k.chatId, ...change, updated_at: now })
+    .onConflict((oc) =>
+      oc.columns(['chatbot_id', 'channel', 'chat_id']).doUpdateSet({ ...change, updated_at: now }),
+    )
+    .execute();
+}
+
+/** A follower of the list, before shaping. */
+export interface FollowerSummary {
+  channel: string;
+  user_id: string;
+  name: string | null;
+  last_text: string;
+  last_from: 'user' | 'bot' | 'owner';
+  last_at: Date;
+  unread: number;
+  paused_until: Date | null;
+}
+
+/**
+ * A bot's followers with a conversation, newest activity first (at most 200), optionally those
+ * whose name or id contains `q`.
+ */
+export async function listFollowers(
+  db: ConversationsDb,
+  chatbotId: string,
+  q: string | undefined,
+): Promise<FollowerSummary[]> {
+  const like = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const result = await sql<FollowerSummary>`
+    with convs as (
+      select channel, user_id, max(id) as last_id, max(created_at) as last_at
+      from conversation_messages
+      where chatbot_id = ${chatbotId}
+      group by channel, user_id
+    )
+    select c.channel, c.user_id,
+      coalesce(f.username, (select m2.username from conversation_messages m2
+        where m2.chatbot_id = ${chatbotId} and m2.channel = c.channel and m2.user_id = c.user_id and m2.username is not null
+        order by m2.id desc limit 1)) as name,
+      m.text as last_text, m.sender as last_from, c.last_at,
+      (select count(*) from conversation_messages u
+        where u.chatbot_id = ${chatbotId} and u.channel = c.channel and u.user_id = c.user_id and u.sender = 'user'
+          and u.id > coalesce(s.last_read_id, 0))::int as unread,
+      s.paused_until
+    from convs c
+    join conversation_messages m on m.id = c.last_id
+    left join followers f on f.chatbot_id = ${chatbotId} and f.channel = c.channel and f.external_id = c.user_id
+    left join conversation_state s on s.chatbot_id = ${chatbotId} and s.channel = c.channel and s.chat_id = c.user_id
+    where ${like === null ? sql`true` : sql`(c.user_id ilike ${like} or f.username ilike ${like})`}
+    order by c.last_at desc, c.last_id desc
+    limit 200`.execute(db);
+  return result.rows.map((r) => ({
+    ...r,
+    last_at: new Date(r.last_at),
+    paused_until: r.paused_until ? new Date(r.paused_until) : null,
+  }));
+}
+
+/** A page of a conversation's messages, oldest first: the `limit` before message id `before` (or the newest). */
+export async function listMessages(
+  db: ConversationsDb,
+  k: ConversationKey,
+  before: string | undefined,
+  limit: number,
+): Promise<{ rows: ConversationMessage[]; more: boolean }> {
+  let q = db
+    .selectFrom('conversation_messages')
+    .selectAll()
+    .where('chatbot_id', '=', k.chatbotId)
+    .where('channel', '=', k.channel)
+    .where('user_id', '=', k.chatId);
+  if (before) q = q.where('id', '<', before);
+  const rows = await q
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  return { rows: rows.slice(0, limit).reverse(), more: rows.length > limit };
+}
+
+/** Deletes a conversation's messages and state (spec 001 §8: delete by chatbot and user). @returns messages deleted. */
+export async function deleteConversation(db: ConversationsDb, k: ConversationKey): Promise<number> {
+  const r = await db
+    .deleteFrom('conversation_messages')
+    .where('chatbot_id', '=', k.chatbotId)
+    .where('channel', '=', k.channel)
+    .where('user_id', '=', k.chatId)
+    .executeTakeFirst();
+  await db
+    .deleteFrom('conversation_state')
+    .where('chatbot_id', '=', k.chatbotId)
+    .where('channel', '=', k.channel)
+    .where('chat_id', '=', k.chatId)
+    .execute();
+  return Number(r.numDeletedRows);
+}
+
+/** The bot if it is the owner's. */
+export async function findOwnedBot(db: ConversationsDb, chatbotId: string, userId: string) {
+  return db
+    .selectFrom('chatbots')
+    .select(['id', 'business_name'])
+    .where('id', '=', chatbotId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** The attachment a stored bot message carried, if any. */
+export function attachmentOf(meta: unknown): StoredTurnMeta['attachment'] {
+  return meta && typeof meta === 'object' && 'attachment' in meta
+    ? ((meta as StoredTurnMeta).attachment ?? null)
+    : null;
+}

@@ -1,0 +1,291 @@
+/**
+ * The conversations owner routes (issue 14; spec 001 §2 Followers chat screen, §7 and §8
+ * conversation_messages calls), scoped to the session's owner and one of their bots:
+ *
+ * - `GET    /api/conversations/:chatbotId?q=`: followers with a conversation, newest activity first;
+ * - `GET    /api/conversations/:chatbotId/messages?channel=&userId=&before=`: a page of messages
+ *   (opening the newest page marks them read);
+ * - `POST   /api/conversations/:chatbotId/reply`: the owner's message to a follower, through the
+ *   follower's channel, stored with sender `owner`; the bot stays quiet for this follower until
+ *   the quiet period after the owner's last message ends (default 30 min);
+ * - `POST   /api/conversations/:chatbotId/takeover`: pause or resume the bot for one follower;
+ * - `DELETE /api/conversations/:chatbotId/messages?channel=&userId=`: deletes the conversation;
+ * - `GET    /api/conversations/:chatbotId/events`: Server-Sent Events `message` `{channel, userId}`
+ *   each time messages of one of the bot's conversations are stored (any process).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, BOT_NOT_FOUND } from '../../engine/errors.ts';
+import { openSse } from '../../engine/http/sse.ts';
+import type { PluginContext } from '../../engine/registry/index.ts';
+import {
+  ConversationQuery,
+  ConversationsErrorBody,
+  DEFAULT_QUIET_MINUTES,
+  FollowersAnswer,
+  MessagesAnswer,
+  ReplyBody,
+  TakeoverBody,
+} from './api.ts';
+import {
+  attachmentOf,
+  type ConversationsDb,
+  deleteConversation,
+  findOwnedBot,
+  findState,
+  listFollowers,
+  listMessages,
+  saveState,
+} from './queries.ts';
+
+const BotParams = z.object({ chatbotId: z.string().min(1).max(100) });
+const PAGE = 50;
+/** A comment line every 25 s keeps proxies from closing an idle stream. */
+const HEARTBEAT_MS = 25_000;
+
+const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): FastifyPluginAsyncZod {
+  const ownedBot = async (req: Parameters<PluginContext['requireOwner']>[0], chatbotId: string) => {
+    const owner = await ctx.requireOwner(req);
+    const bot = await findOwnedBot(db, chatbotId, owner.id);
+    if (!bot) throw new AppError('NOT_FOUND', BOT_NOT_FOUND);
+    return bot;
+  };
+  const probe = (method: 'GET' | 'POST' | 'DELETE', path: string, json?: Record<string, unknown>) => ({
+    owner: {
+      probe: (a: { botId: string }) => ({
+        method,
+        url: `/api/conversations/${a.botId}${path}`,
+        ...(json ? { json } : {}),
+      }),
+    },
+  });
+  const who = { channel: 'telegram', userId: '1' };
+
+  return async (app) => {
+    app.get(
+      '/api/conversations/:chatbotId',
+      {
+        config: probe('GET', ''),
+        schema: {
+          summary: 'A bot’s followers with a conversation',
+          description:
+            'Spec 001 §2, §8 (conversation_messages by chatbot, newest first): each follower once, with the channel, name, ' +
+            'last message, unread follower messages and whether the owner has taken over. `q` filters by name or id. At most 200.',
+          tags: ['conversations'],
+          params: BotParams,
+          querystring: z.object({ q: z.string().trim().max(100).optional() }),
+          response: { 200: FollowersAnswer, 404: ConversationsErrorBody },
+        },
+      },
+      async (req) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        const now = ctx.now();
+        const rows = await listFollowers(db, bot.id, req.query.q || undefined);
+        return {
+          followers: rows.map((r) => ({
+            channel: r.channel,
+            userId: r.user_id,
+            name: r.name,
+            lastText: r.last_text,
+            lastFrom: r.last_from,
+            lastAt: r.last_at.toISOString(),
+            unread: r.unread,
+            pausedUntil: r.paused_until && r.paused_until > now ? r.paused_until.toISOString() : null,
+          })),
+        };
+      },
+    );
+
+    app.get(
+      '/api/conversations/:chatbotId/messages',
+      {
+        config: probe('GET', '/messages?channel=telegram&userId=1'),
+        schema: {
+          summary: 'A page of one conversation',
+          description:
+            'Spec 001 §8 (conversation_messages by chatbot and user, ascending): 50 messages before `before` (a message id), ' +
+            'or the newest 50, oldest first, with files. Reading the newest page marks the follower’s messages read.',
+          tags: ['conversations'],
+          params: BotParams,
+          querystring: ConversationQuery.extend({
+            before: z
+              .string()
+              .regex(/^\d{1,20}$/)
+              .optional(),
+          }),
+          response: { 200: MessagesAnswer, 404: ConversationsErrorBody },
+        },
+      },
+      async (req) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        const key = { chatbotId: bot.id, channel: req.query.channel, chatId: req.query.userId };
+        const [{ rows, more }, state] = await Promise.all([
+          listMessages(db, key, req.query.before, PAGE),
+          findState(db, key),
+        ]);
+        const newest = rows.at(-1);
+        if (!req.query.before && newest)
+          await saveState(db, key, { last_read_id: String(newest.id) }, ctx.now());
+        const until = state?.paused_until ? new Date(state.paused_until) : null;
+        return {
+          messages: rows.map((m) => {
+            const a = attachmentOf(m.meta);
+            return {
+              id: String(m.id),
+              from: m.sender,
+              text: m.text,
+              at: new Date(m.created_at).toISOString(),
+              attachment: a ? { url: a.url, type: a.type, name: a.name, mime: a.mime ?? null } : null,
+            };
+          }),
+          more,
+          pausedUntil: until && until > ctx.now() ? until.toISOString() : null,
+          quietMinutes: state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES,
+          canReply: ctx.capabilities(req.query.channel)?.push === true,
+        };
+      },
+    );
+
+    app.post(
+      '/api/conversations/:chatbotId/reply',
+      {
+        config: probe('POST', '/reply', { ...who, text: 'hola' }),
+        schema: {
+          summary: 'The owner writes to a follower',
+          description:
+            'Issue 14: sent through the follower’s channel (Telegram, WhatsApp, the web widget, which fetches it), after the ' +
+            'plugins’ outbound transformers, stored with sender `owner`. The bot then stays quiet for this follower until ' +
+            'the quiet period after this message ends (the conversation’s, default 30 min). 409 `cannotReply` for a ' +
+            'channel that cannot deliver it (the owner’s test chat, the IALanding); 502 `channel` when the channel refuses ' +
+            '(its words, e.g. the follower blocked the bot); nothing is stored then.',
+          tags: ['conversations'],
+          params: BotParams,
+          body: ReplyBody,
+          response: {
+            200: z.object({ pausedUntil: z.string() }),
+            404: ConversationsErrorBody,
+            409: ConversationsErrorBody,
+            502: ConversationsErrorBody,
+          },
+        },
+      },
+      async (req, reply) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        const { channel, userId, text } = req.body;
+        if (ctx.capabilities(channel)?.push !== true)
+          return reply
+            .code(409)
+            .send({ error: 'Este seguidor no puede recibir mensajes por este canal.', code: 'cannotReply' });
+        const key = { chatbotId: bot.id, channel, chatId: userId };
+        // Paused before sending: a follower's answer arriving meanwhile does not get a bot reply.
+        const state = await findState(db, key);
+        const quiet = state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
+        const until = new Date(ctx.now().getTime() + quiet * 60_000);
+        await saveState(db, key, { paused_until: until }, ctx.now());
+        try {
+          await ctx.send({ chatbotId: bot.id, channel, chatId: userId }, { text }, { sender: 'owner' });
+        } catch (err) {
+          req.log.warn({ err, channel }, 'owner reply refused by the channel');
+          return reply
+            .code(502)
+            .send({ error: err instanceof Error ? err.message : String(err), code: 'channel' });
+        }
+        return { pausedUntil: until.toISOString() };
+      },
+    );
+
+    app.post(
+      '/api/conversations/:chatbotId/takeover',
+      {
+        config: probe('POST', '/takeover', { ...who, paused: true }),
+        schema: {
+          summary: 'Pauses or resumes the bot for one follower',
+          description:
+            'Issue 14: `paused` true keeps the bot quiet for this follower for `quietMinutes` (default the conversation’s, ' +
+            '30) from now; false lets it answer again at once. The follower’s messages are stored and shown either way.',
+          tags: ['conversations'],
+          params: BotParams,
+          body: TakeoverBody,
+          response: {
+            200: z.object({ pausedUntil: z.string().nullable(), quietMinutes: z.number().int() }),
+            404: ConversationsErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        const key = { chatbotId: bot.id, channel: req.body.channel, chatId: req.body.userId };
+        const state = await findState(db, key);
+        const quiet = req.body.quietMinutes ?? state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
+        const until = req.body.paused ? new Date(ctx.now().getTime() + quiet * 60_000) : null;
+        await saveState(db, key, { paused_until: until, quiet_minutes: quiet }, ctx.now());
+        return { pausedUntil: iso(until), quietMinutes: quiet };
+      },
+    );
+
+    app.delete(
+      '/api/conversations/:chatbotId/messages',
+      {
+        config: probe('DELETE', '/messages?channel=telegram&userId=1'),
+        schema: {
+          summary: 'Deletes one conversation',
+          description:
+            'Spec 001 §8: deletes the conversation_messages of this bot and follower. The dashboard says "Error al eliminar ' +
+            'la conversación: {message}" on failure.',
+          tags: ['conversations'],
+          params: BotParams,
+          querystring: ConversationQuery,
+          response: { 200: z.object({ deleted: z.number().int() }), 404: ConversationsErrorBody },
+        },
+      },
+      async (req) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        return {
+          deleted: await deleteConversation(db, {
+            chatbotId: bot.id,
+            channel: req.query.channel,
+            chatId: req.query.userId,
+          }),
+        };
+      },
+    );
+
+    app.get(
+      '/api/conversations/:chatbotId/events',
+      {
+        config: probe('GET', '/events'),
+        schema: {
+          summary: 'Live changes of a bot’s conversations',
+          description:
+            'Issue 14: Server-Sent Events. `ready` once listening, then `message` `{channel, userId}` each time messages ' +
+            'of one of the bot’s conversations are stored, in this process or another (PostgreSQL LISTEN/NOTIFY), ' +
+            'within about 250 ms. The dashboard refreshes every 3 s when the stream is down (spec 001 §9).',
+          tags: ['conversations'],
+          params: BotParams,
+        },
+      },
+      async (req, reply) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        const sse = openSse(reply);
+        let closed = false;
+        const stop = await ctx.onMessages((e) => {
+          if (e.chatbotId === bot.id) sse.send('message', { channel: e.channel, userId: e.userId });
+        });
+        const heartbeat = setInterval(() => {
+          if (!reply.raw.writableEnded) reply.raw.write(': keep-alive\n\n');
+        }, HEARTBEAT_MS);
+        const close = () => {
+          if (closed) return;
+          closed = true;
+          clearInterval(heartbeat);
+          void stop();
+          sse.end();
+        };
+        req.raw.on('close', close);
+        sse.send('ready', {});
+      },
+    );
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * Followers' conversations (issue 14, first part) through a running Charla: the owner's reply goes
+ * out through the follower's channel (Telegram's Bot API emulator; the web widget's pushed
+ * messages) and is stored as the owner's; while the owner has taken over, the follower's messages
+ * are stored and the bot says nothing, until the quiet period ends (the clock moves); a message
+ * replayed after the resume is not answered; the list shows unread counts and searches by name;
+ * the live stream tells the screen within a second; deleting a conversation removes it.
+ */
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/app.ts';
+import { DIALECTS } from './helpers/db.ts';
+import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
+
+describe.each(DIALECTS)('followers’ conversations on %s', (kind) => {
+  let clock = new Date('2026-11-23T09:00:00Z');
+  let telegram: FakeTelegram;
+  let app: TestApp;
+  let owner: { id: string; token: string };
+  let botId: string;
+  let tgToken: string;
+  const auth = () => ({ authorization: `Bearer ${owner.token}` });
+  const inject = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+    (await app.http()).inject({
+      method,
+      url,
+      headers: auth(),
+      ...(payload ? { payload: payload as object } : {}),
+    });
+  const botReplies = (chatId: number) =>
+    telegram
+      .callsOf(tgToken, 'sendMessage')
+      .filter((c) => String(c.params.chat_id) === String(chatId))
+      .map((c) => String(c.params.text));
+  const messagesOf = async (channel: string, userId: string) =>
+    (
+      await inject('GET', `/api/conversations/${botId}/messages?channel=${channel}&userId=${userId}`)
+    ).json() as {
+      messages: Array<{ from: string; text: string }>;
+      pausedUntil: string | null;
+      canReply: boolean;
+    };
+
+  beforeAll(async () => {
+    telegram = await startFakeTelegram();
+    app = await createTestApp(kind, {
+      llm: null,
+      now: () => clock,
+      env: { TELEGRAM_API_ROOT: telegram.apiRoot, TELEGRAM_MODE: 'polling' },
+    });
+    await app.startChannels();
+    owner = await app.owner('pepe@example.com');
+    const saved = await inject('POST', '/api/save-chatbot', {
+      business_name: 'El Pato Pepe',
+      business_description: 'Restaurante familiar en Madrid. Abrimos de martes a domingo de 13:00 a 23:30.',
+      idioma: 'Español',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    botId = (saved.json() as { id: string }).id;
+    const tg = telegram.addBot('PatoPepeBot');
+    tgToken = tg.token;
+    const connected = await inject('POST', '/api/verify-telegram', {
+      telegramToken: tg.token,
+      telegramUsername: tg.username,
+      chatbotId: botId,
+    });
+    expect(connected.statusCode, connected.body).toBe(200);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await telegram?.close();
+  });
+
+  it('lists a follower with unread messages, replies from the dashboard and keeps the bot quiet until the quiet period ends', async () => {
+    await telegram.sendText(tgToken, { id: 501, username: 'lucia_m' }, '¿A qué hora abrís?');
+    await telegram.waitFor(() => botReplies(501).length === 1);
+
+    const list = (await inject('GET', `/api/conversations/${botId}`)).json() as {
+      followers: Array<{
+        channel: string;
+        userId: string;
+        name: string | null;
+        unread: number;
+        lastFrom: string;
+      }>;
+    };
+    expect(list.followers).toMatchObject([
+      { channel: 'telegram', userId: '501', name: 'lucia_m', unread: 1, lastFrom: 'bot' },
+    ]);
+    // Opening it marks it read.
+    expect((await messagesOf('telegram', '501')).messages.map((m) => m.from)).toEqual(['user', 'bot']);
+    const read = (await inject('GET', `/api/conversations/${botId}`)).json() as {
+      followers: Array<{ unread: number }>;
+    };
+    expect(read.followers[0]!.unread).toBe(0);
+
+    // The owner writes: it reaches the follower and is stored as the owner's; the bot pauses.
+    const replied = await inject('POST', `/api/conversations/${botId}/reply`, {
+      channel: 'telegram',
+      userId: '501',
+      text: 'Hola Lucía, soy Pepe. Hoy abrimos a las 13:00.',
+    });
+    expect(replied.statusCode, replied.body).toBe(200);
+    expect(botReplies(501).at(-1)).toBe('Hola Lucía, soy Pepe. Hoy abrimos a las 13:00.');
+    expect((replied.json() as { pausedUntil: string }).pausedUntil).toBe('2026-11-23T09:30:00.000Z');
+
+    // The follower answers: stored, shown, no bot reply.
+    await telegram.sendText(tgToken, { id: 501, username: 'lucia_m' }, '¡Gracias! ¿Tenéis terraza?');
+    await expect
+      .poll(async () => (await messagesOf('telegram', '501')).messages.map((m) => `${m.from}:${m.text}`))
+      .toContain('user:¡Gracias! ¿Tenéis terraza?');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(botReplies(501)).toHaveLength(2);
+    const during = await messagesOf('telegram', '501');
+    expect(during.messages.map((m) => m.from)).toEqual(['user', 'bot', 'owner', 'user']);
+    expect(during.pausedUntil).toBe('2026-11-23T09:30:00.000Z');
+
+    // 31 minutes later the bot answers again.
+    clock = new Date('2026-11-23T09:31:00Z');
+    await telegram.sendText(tgToken, { id: 501, username: 'lucia_m' }, '¿Y el sábado a qué hora abrís?');
+    await telegram.waitFor(() => botReplies(501).length === 3);
+    expect((await messagesOf('telegram', '501')).pausedUntil).toBeNull();
+  });
+
+  it('does not answer a message replayed after the resume that arrived during the takeover', async () => {
+    clock = new Date('2026-11-23T10:00:00Z');
+    const paused = await inject('POST', `/api/conversations/${botId}/takeover`, {
+      channel: 'telegram',
+      userId: '777',
+      paused: true,
+      quietMinutes: 10,
+    });
+    expect(paused.json()).toEqual({ pausedUntil: '2026-11-23T10:10:00.000Z', quietMinutes: 10 });
+    const update = {
+      update_id: telegram.nextUpdateId(),
+      message: {
+        message_id: 9001,
+        date: Math.floor(clock.getTime() / 1000),
+        chat: { id: 777, type: 'private' },
+        from: { id: 777, is_bot: false, first_name: 'Mar' },
+        text: '¿Tenéis menú del día?',
+      },
+    };
+    await telegram.deliver(tgToken, update);
+    await expect.poll(async () => (await messagesOf('telegram', '777')).messages.length).toBe(1);
+    clock = new Date('2026-11-23T10:20:00Z');
+    // The same Telegram message again (a redelivery): answered from the store, silently.
+    const turn = await app.engine.handleTurn({
+      chatbotId: botId,
+      channel: 'telegram',
+      follower: { id: '777' },
+      text: '¿Tenéis menú del día?',
+      messageId: '777:9001', // the Telegram adapter's id: <chat id>:<message_id>
+    });
+    expect(turn).toMatchObject({ silent: true, reply: '' });
+    expect(botReplies(777)).toEqual([]);
+    // Resumed by hand: the next message gets an answer.
+    const resumed = await inject('POST', `/api/conversations/${botId}/takeover`, {
+      channel: 'telegram',
+      userId: '777',
+      paused: false,
+    });
+    expect((resumed.json() as { pausedUntil: null }).pausedUntil).toBeNull();
+  });
+
+  it('sends the owner’s reply to a web visitor, who fetches it, and refuses the test chat', async () => {
+    await app.engine.handleTurn({
+      chatbotId: botId,
+      channel: 'web',
+      follower: { id: 'visitante-9' },
+      text: 'Hola',
+      messageId: 'w-1',
+    });
+    const res = await inject('POST', `/api/conversations/${botId}/reply`, {
+      channel: 'web',
+      userId: 'visitante-9',
+      text: 'Hola, soy Pepe',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const keyed = await inject('POST', '/api/charla-web/key', { chatbotId: botId });
+    await inject('POST', '/api/charla-web/toggle', { chatbotId: botId, enabled: true });
+    const key = (keyed.json() as { charla_key: string }).charla_key;
+    const pushed = await (await app.http()).inject({
+      method: 'GET',
+      url: `/api/web/${key}/pushed?visitorId=visitante-9`,
+    });
+    expect((pushed.json() as { messages: Array<{ text: string; from: string }> }).messages).toEqual([
+      expect.objectContaining({ text: 'Hola, soy Pepe', from: 'owner' }),
+    ]);
+    await app.engine.handleTurn({
+      chatbotId: botId,
+      channel: 'test',
+      follower: { id: 'test-1' },
+      text: 'Hola',
+      messageId: 't-1',
+    });
+    expect((await messagesOf('test', 'test-1')).canReply).toBe(false);
+    const refused = await inject('POST', `/api/conversations/${botId}/reply`, {
+      channel: 'test',
+      userId: 'test-1',
+      text: 'Hola',
+    });
+    expect(refused.statusCode).toBe(409);
+  });
+
+  it('streams a new follower message to the owner’s screen within a second, searches by name, and deletes a conversation', async () => {
+    const http = await app.http();
+    if (!http.server.listening) await http.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(http.server.address() as AddressInfo).port}`;
+    const controller = new AbortController();
+    const res = await fetch(`${base}/api/conversations/${botId}/events`, {
+      headers: auth(),
+      signal: controller.signal,
+    });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const until = async (pattern: RegExp) => {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+    };
+    await until(/event: ready/);
+    const sent = Date.now();
+    await telegram.sendText(tgToken, { id: 888, username: 'nuevo_seguidor' }, 'Hola, ¿hacéis envíos?');
+    await until(/"userId":"888"/);
+    expect(Date.now() - sent).toBeLessThan(1000 + 500 /* the Bot API poll */);
+    controller.abort();
+
+    const found = (await inject('GET', `/api/conversations/${botId}?q=nuevo`)).json() as {
+      followers: Array<{ userId: string }>;
+    };
+    expect(found.followers.map((f) => f.userId)).toEqual(['888']);
+    const deleted = await inject(
+      'DELETE',
+      `/api/conversations/${botId}/messages?channel=telegram&userId=888`,
+    );
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect((deleted.json() as { deleted: number }).deleted).toBeGreaterThan(0);
+    const after = (await inject('GET', `/api/conversations/${botId}?q=nuevo`)).json() as {
+      followers: unknown[];
+    };
+    expect(after.followers).toEqual([]);
+  });
+});
