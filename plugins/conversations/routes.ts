@@ -13,6 +13,7 @@
  * - `GET    /api/conversations/:chatbotId/events`: Server-Sent Events `message` `{channel, userId}`
  *   each time messages of one of the bot's conversations are stored (any process).
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, BOT_NOT_FOUND } from '../../engine/errors.ts';
@@ -62,6 +63,8 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
     },
   });
   const who = { channel: 'telegram', userId: '1' };
+  /** Open event streams of this process, by the id their `ready` event gave (for a quiet close). */
+  const streams = new Map<string, { ownerId: string; end: () => void }>();
 
   return async (app) => {
     app.get(
@@ -259,7 +262,7 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
         schema: {
           summary: 'Live changes of a bot’s conversations',
           description:
-            'Issue 14: Server-Sent Events. `ready` once listening, then `message` `{channel, userId}` each time messages ' +
+            'Issue 14: Server-Sent Events. `ready` `{stream}` once listening, then `message` `{channel, userId}` each time messages ' +
             'of one of the bot’s conversations are stored, in this process or another (PostgreSQL LISTEN/NOTIFY), ' +
             'within about 250 ms. The dashboard refreshes every 3 s when the stream is down (spec 001 §9).',
           tags: ['conversations'],
@@ -268,6 +271,8 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
       },
       async (req, reply) => {
         const bot = await ownedBot(req, req.params.chatbotId);
+        const owner = await ctx.requireOwner(req);
+        const stream = randomUUID();
         const sse = openSse(reply);
         let closed = false;
         const stop = await ctx.onMessages((e) => {
@@ -279,12 +284,36 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
         const close = () => {
           if (closed) return;
           closed = true;
+          streams.delete(stream);
           clearInterval(heartbeat);
           void stop();
           sse.end();
         };
+        streams.set(stream, { ownerId: owner.id, end: close });
         req.raw.on('close', close);
-        sse.send('ready', {});
+        sse.send('ready', { stream });
+      },
+    );
+
+    app.post(
+      '/api/conversations/events/close',
+      {
+        config: { owner: { self: true } },
+        schema: {
+          summary: 'Ends a live conversations stream',
+          description:
+            'Ends the caller’s events stream whose `ready` event gave this `stream` id, if this process holds it, so the ' +
+            'page sees it end normally instead of aborting it (issue 10: closed streams close quietly). 204 either way.',
+          tags: ['conversations'],
+          body: z.object({ stream: z.string().uuid() }),
+          response: { 204: z.null() },
+        },
+      },
+      async (req, reply) => {
+        const owner = await ctx.requireOwner(req);
+        const open = streams.get(req.body.stream);
+        if (open?.ownerId === owner.id) open.end();
+        return reply.code(204).send(null);
       },
     );
   };

@@ -18,7 +18,7 @@ export const FEATURES = {
   facebots: false,
   reservations: true,
   webSearch: false,
-  followers: false,
+  followers: true,
   gestion: true,
 } as const satisfies Record<string, boolean>;
 

@@ -1,0 +1,48 @@
+/**
+ * `/usuarios-conversaciones` (spec 001 §2 Followers chat screen; issue 14): guarded. The owner's
+ * bot's followers and their conversations (components/Conversations.tsx), live. An owner without a
+ * bot is told to create one first.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, redirect } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { AppHeader } from '../components/AppHeader.tsx';
+import { Conversations } from '../components/Conversations.tsx';
+import { meQuery } from '../lib/auth.ts';
+import { myChatbotQuery } from '../lib/bot.ts';
+
+export const Route = createFileRoute('/usuarios-conversaciones')({
+  beforeLoad: async ({ context, location }) => {
+    const me = await context.queryClient.ensureQueryData(meQuery);
+    if (!me) throw redirect({ to: '/login', search: { redirect: location.href } });
+  },
+  component: FollowersScreen,
+});
+
+function FollowersScreen() {
+  const { t } = useTranslation();
+  const bot = useQuery(myChatbotQuery);
+  return (
+    <div className="min-h-dvh pb-16">
+      <AppHeader />
+      <main className="mx-auto max-w-6xl space-y-4 px-4 py-6">
+        <div className="flex flex-wrap items-end justify-between gap-2">
+          <div>
+            <h1 className="text-2xl font-bold">{t('conversations.title')}</h1>
+            <p className="text-sm text-slate-600">{t('conversations.subtitle')}</p>
+          </div>
+          <Link to="/main" className="text-sm font-medium text-brand-800 underline">
+            {t('conversations.back')}
+          </Link>
+        </div>
+        {bot.data ? (
+          <Conversations chatbotId={bot.data.id} />
+        ) : bot.isSuccess ? (
+          <p className="rounded-2xl border border-dashed border-slate-300 p-5 text-sm text-slate-600">
+            {t('conversations.noBot')}
+          </p>
+        ) : null}
+      </main>
+    </div>
+  );
+}
