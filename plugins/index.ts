@@ -3,8 +3,14 @@
  * under plugins/ and one line here.
  */
 import type { FeaturePlugin } from '../engine/registry/index.ts';
+import { audioEffects } from './audio-effects/index.ts';
 import { billing } from './billing/index.ts';
 import { conversations } from './conversations/index.ts';
 import { reservations } from './reservations/index.ts';
 
-export const plugins: ReadonlyArray<FeaturePlugin<never>> = [billing, reservations, conversations];
+export const plugins: ReadonlyArray<FeaturePlugin<never>> = [
+  billing,
+  reservations,
+  conversations,
+  audioEffects,
+];
