@@ -16,9 +16,10 @@
  * (bench/telegram.ts: webhook updates/s and acknowledgement latency over 100 bots, memory of 1,000
  * long-polling bots), the scheduled jobs (bench/jobs.ts: lateness of 1,000 jobs due in the
  * same second), the reservations (bench/reservations.ts: tool-calling turns/s against plain turns,
- * lateness of 1,000 reminders due together), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
+ * lateness of 1,000 reminders due together), the followers' screen (bench/conversations.ts: a follower's
+ * message to the owner's live screen), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
  * 100 numbers, memory per linked-device session). `BENCH_ONLY=telegram` (or `whatsapp`, `dashboard`,
- * `web`, `jobs`, `reservations`) runs one section alone.
+ * `web`, `jobs`, `reservations`, `conversations`) runs one section alone.
  *
  * Goals (on Postgres, on a 2-core machine): ≥ 1,000 messages/s and ≥ 40% of the floor's
  * throughput; p99 < 25 ms at 500 messages/s; cold start < 1.5 s. The bench prints the figures
@@ -33,6 +34,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
+import { conversationsBench } from './conversations.ts';
 import { cpuWindow } from './cpu.ts';
 import { dashboardSizes } from './dashboard.ts';
 import { jobsBench } from './jobs.ts';
@@ -396,6 +398,16 @@ async function main(): Promise<number> {
   } catch (err) {
     failed = true;
     process.stdout.write(`\nReservations: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+
+  try {
+    const live = await conversationsBench();
+    process.stdout.write(live.text);
+    summaries.push(...live.summaries);
+    if (live.failed) failed = true;
+  } catch (err) {
+    failed = true;
+    process.stdout.write(`\nConversations: FAILED — ${(err as Error).stack ?? err}\n`);
   }
 
   if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
