@@ -5,6 +5,7 @@
 import type { FeaturePlugin } from '../engine/registry/index.ts';
 import { audioEffects } from './audio-effects/index.ts';
 import { billing } from './billing/index.ts';
+import { broadcasts } from './broadcasts/index.ts';
 import { conversations } from './conversations/index.ts';
 import { reservations } from './reservations/index.ts';
 
@@ -13,4 +14,5 @@ export const plugins: ReadonlyArray<FeaturePlugin<never>> = [
   reservations,
   conversations,
   audioEffects,
+  broadcasts,
 ];

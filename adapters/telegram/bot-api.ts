@@ -116,6 +116,13 @@ export async function sendReply(
     await api.sendMessage(chatId, part, last && keyboard ? { reply_markup: keyboard } : {});
   }
   if (parts.length === 0 && keyboard) await api.sendMessage(chatId, '…', { reply_markup: keyboard });
+  // A voice note (an owner's recording with an effect, a voice reply): Bot API sendVoice, OGG/Opus.
+  if (message.voice)
+    await api.sendVoice(
+      chatId,
+      new InputFile(message.voice.data, 'voz.ogg'),
+      message.voice.durationS ? { duration: Math.round(message.voice.durationS) } : {},
+    );
   const attachment = message.attachment;
   if (!attachment) return;
   try {

@@ -21,6 +21,8 @@ export interface BotCall {
   /** Uploaded files of a multipart call, by field name. */
   files: Record<string, { filename: string; bytes: Buffer; mimetype: string }>;
   at: number;
+  /** Set when the call was answered with an error (an injected failure, a blocked chat). */
+  failed?: number;
 }
 
 /** A bot the server knows. */
@@ -56,6 +58,8 @@ export interface FakeTelegram {
   callsOf(token: string, method?: string): BotCall[];
   /** Waits until `predicate` holds for the calls, polling every 20 ms. */
   waitFor(predicate: (calls: BotCall[]) => boolean, timeoutMs?: number): Promise<BotCall[]>;
+  /** The follower `chatId` blocks the bot (every later send* to them answers 403), or unblocks it. */
+  block(token: string, chatId: number | string, blocks?: boolean): void;
   /** The next `times` calls of `method` fail with this error (e.g. 429 + retry_after). */
   failNext(
     method: string,
@@ -79,6 +83,7 @@ export async function startFakeTelegram(
   const calls: BotCall[] = [];
   const failures: Array<{ method: string; code: number; description: string; retryAfter?: number }> = [];
   const media = new Map<string, { bytes: Buffer; mime: string; path: string }>();
+  const blocked = new Set<string>();
   let updateCounter = 1000;
   let messageCounter = 1;
   const record = options.record ?? true;
@@ -139,11 +144,17 @@ export async function startFakeTelegram(
     }
     const bot = bots.get(token);
     if (!bot) return reply.code(401).send(error(401, 'Unauthorized'));
-    if (record) calls.push({ token, method, params, files, at: Date.now() });
+    const call: BotCall = { token, method, params, files, at: Date.now() };
+    if (record) calls.push(call);
     const failure = failures.findIndex((f) => f.method === method);
     if (failure >= 0) {
       const [f] = failures.splice(failure, 1);
+      call.failed = f!.code;
       return reply.code(f!.code).send(error(f!.code, f!.description, f!.retryAfter));
+    }
+    if (method.startsWith('send') && blocked.has(`${token}:${String(params.chat_id)}`)) {
+      call.failed = 403;
+      return reply.code(403).send(error(403, 'Forbidden: bot was blocked by the user'));
     }
     switch (method) {
       case 'getMe':
@@ -318,6 +329,10 @@ export async function startFakeTelegram(
         await new Promise((r) => setTimeout(r, 20));
       }
       return calls;
+    },
+    block(token, chatId, blocks = true) {
+      if (blocks) blocked.add(`${token}:${String(chatId)}`);
+      else blocked.delete(`${token}:${String(chatId)}`);
     },
     failNext(method, err, times = 1) {
       for (let i = 0; i < times; i++)

@@ -1,0 +1,180 @@
+/**
+ * Broadcasts (issue 14 §3; spec 001 §5, §7 `POST /api/telegram-broadcast`, §8): the owner sends a
+ * text, one of the bot's stored files, or a recorded voice note with an effect to every follower of
+ * the bot on Telegram, as a durable job with a row per recipient (sender.ts), with its progress and
+ * history. Through the registry: owner routes, a job, its own tables; the voice effect comes from
+ * the audio-effects plugin.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { AppError, BOT_NOT_FOUND } from '../../engine/errors.ts';
+import {
+  definePlugin,
+  type FeaturePlugin,
+  type PluginContext,
+  pluginJob,
+} from '../../engine/registry/index.ts';
+import { applyEffect, MAX_RECORDING_BYTES } from '../audio-effects/index.ts';
+import { PRESETS } from '../audio-effects/presets.ts';
+import { BroadcastsAnswer, NOTHING_TO_SEND } from './api.ts';
+import { migrations } from './migrations.ts';
+import {
+  type BroadcastsDb,
+  broadcastsDb,
+  createBroadcast,
+  findBotFile,
+  findOwnedBot,
+  listBroadcasts,
+} from './queries.ts';
+import { broadcastHandler, broadcastJob } from './sender.ts';
+
+/** Spec 001 §8 Broadcast and voice. */
+export const BROADCAST_ERRORS = {
+  audio: 'Error al enviar el audio.',
+  file: (error: string) => `Error al enviar archivo: ${error}`,
+} as const;
+
+function routes(ctx: PluginContext, db: BroadcastsDb): FastifyPluginAsync {
+  const ownedBot = async (
+    req: Parameters<PluginContext['requireOwner']>[0],
+    chatbotId: string | undefined,
+  ) => {
+    const owner = await ctx.requireOwner(req);
+    const bot = chatbotId ? await findOwnedBot(db, chatbotId, owner.id) : undefined;
+    if (!bot) throw new AppError('NOT_FOUND', BOT_NOT_FOUND);
+    return bot;
+  };
+  return async (app) => {
+    app.post(
+      '/api/telegram-broadcast',
+      {
+        config: {
+          owner: {
+            probe: (a) => ({
+              method: 'POST',
+              url: '/api/telegram-broadcast',
+              upload: { chatbotId: a.botId, text: 'hola' },
+            }),
+          },
+        },
+        schema: {
+          summary: 'Sends a broadcast to every follower of a bot',
+          description:
+            'Spec 001 §5, §7, issue 14 §3. multipart/form-data: `chatbotId`, and `text`, or `fileKey` (the id of one of ' +
+            'the bot’s stored files), or an `audio` recording with a `preset` (a voice effect; the note goes out as a ' +
+            'Telegram voice note). To every follower on Telegram who has not blocked the bot, as a durable job at most 29 ' +
+            'messages a second. Answers `{broadcastId, total}` at once; progress comes from `GET /api/broadcasts/:chatbotId`. ' +
+            '400 "Escribe un texto o selecciona un archivo" with nothing to send, "Error al enviar el audio." for a recording ' +
+            'that cannot be processed, "Error al enviar archivo: {error}" for an unknown file; 404 for another owner’s bot.',
+          tags: ['conversations'],
+          consumes: ['multipart/form-data'],
+        },
+      },
+      async (req) => {
+        await ctx.requireOwner(req);
+        if (!req.isMultipart()) throw new AppError('BAD_REQUEST', NOTHING_TO_SEND);
+        const fields: Record<string, string> = {};
+        let audio: Buffer | undefined;
+        for await (const part of req.parts({
+          limits: { fileSize: MAX_RECORDING_BYTES, files: 1, fields: 10 },
+        })) {
+          if (part.type === 'file') audio = await part.toBuffer();
+          else fields[part.fieldname] = String(part.value ?? '');
+        }
+        const bot = await ownedBot(req, fields.chatbotId);
+        const text = (fields.text ?? '').trim().slice(0, 4000);
+        const fileKey = fields.fileKey?.trim() || null;
+        if (!text && !fileKey && !audio?.length) throw new AppError('BAD_REQUEST', NOTHING_TO_SEND);
+        if (fileKey && !(await findBotFile(db, bot.id, fileKey)))
+          throw new AppError('BAD_REQUEST', BROADCAST_ERRORS.file('no existe ese archivo'));
+        let voice: Buffer | null = null;
+        let preset: string | null = null;
+        if (audio?.length) {
+          const p = z.enum(PRESETS).safeParse(fields.preset || 'natural');
+          if (!p.success) throw new AppError('BAD_REQUEST', BROADCAST_ERRORS.audio);
+          preset = p.data;
+          voice = await applyEffect(audio, p.data).catch(() => {
+            throw new AppError('BAD_REQUEST', BROADCAST_ERRORS.audio);
+          });
+        }
+        const created = await createBroadcast(
+          db,
+          { chatbotId: bot.id, text, fileId: fileKey, voice, preset },
+          async (trx, id) => {
+            await ctx.jobs.send(
+              broadcastJob,
+              { broadcastId: id, part: 0 },
+              { key: `${id}:0`, transaction: trx as never },
+            );
+          },
+        );
+        return { broadcastId: created.id, total: created.total };
+      },
+    );
+
+    app.get<{ Params: { chatbotId: string } }>(
+      '/api/broadcasts/:chatbotId',
+      {
+        config: { owner: { probe: (a) => ({ method: 'GET', url: `/api/broadcasts/${a.botId}` }) } },
+        schema: {
+          summary: 'A bot’s broadcasts with their progress',
+          description:
+            'Issue 14 §3: the last 20 broadcasts, newest first: sent, failed (including those whose delivery is unknown ' +
+            'after a crash), blocked and remaining, for the progress bar and the history.',
+          tags: ['conversations'],
+          response: { 200: BroadcastsAnswer },
+        },
+      },
+      async (req) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        const rows = await listBroadcasts(db, bot.id);
+        return {
+          broadcasts: rows.map((row) => {
+            const r = {
+              ...row,
+              sent: row.sent ?? 0,
+              failed: row.failed ?? 0,
+              unknown: row.unknown ?? 0,
+              blocked: row.blocked ?? 0,
+            };
+            return {
+              id: r.id,
+              text: r.text,
+              fileName: r.file_name ?? null,
+              voice: Boolean(r.has_voice),
+              preset: r.preset,
+              status: r.status,
+              total: r.total,
+              sent: r.sent,
+              failed: r.failed + r.unknown,
+              blocked: r.blocked,
+              remaining: Math.max(0, r.total - r.sent - r.failed - r.unknown - r.blocked),
+              createdAt: new Date(r.created_at).toISOString(),
+              finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+            };
+          }),
+        };
+      },
+    );
+  };
+}
+
+/** Builds the broadcasts plugin. */
+export function createBroadcastsPlugin(): FeaturePlugin<never> {
+  return definePlugin({
+    id: 'broadcasts',
+    optionsSchema: z.object({}),
+    dependencies: ['audio-effects'],
+    migrations,
+    setup(ctx) {
+      const db = broadcastsDb(ctx.db);
+      return {
+        jobs: [pluginJob(broadcastJob, broadcastHandler(ctx, db))],
+        routes: { prefix: '', plugin: routes(ctx, db) },
+      };
+    },
+  }) as FeaturePlugin<never>;
+}
+
+/** The registered broadcasts plugin (plugins/index.ts). */
+export const broadcasts = createBroadcastsPlugin();

@@ -1,0 +1,57 @@
+/**
+ * The broadcasts plugin's tables: one row per broadcast and one per recipient (the durable record
+ * that lets a broadcast resume after a crash without sending anyone the same message twice), and
+ * the followers who blocked the bot (left out of later broadcasts).
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+async function run(db: Kysely<unknown>, statements: string[]): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+export const migrations: Record<string, Migration> = {
+  '202611260100_broadcasts': {
+    async up(db) {
+      await run(db, [
+        `CREATE TABLE broadcasts (
+          id text PRIMARY KEY DEFAULT gen_random_uuid()::text,
+          chatbot_id text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+          text text NOT NULL DEFAULT '',
+          file_id text,
+          voice bytea,
+          preset text,
+          status text NOT NULL CHECK (status IN ('sending', 'done')),
+          total integer NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          finished_at timestamptz
+        )`,
+        'CREATE INDEX broadcasts_bot ON broadcasts (chatbot_id, created_at)',
+        `CREATE TABLE broadcast_recipients (
+          broadcast_id text NOT NULL REFERENCES broadcasts(id) ON DELETE CASCADE,
+          channel text NOT NULL,
+          chat_id text NOT NULL,
+          status text NOT NULL CHECK (status IN ('pending', 'sending', 'sent', 'blocked', 'failed', 'unknown')),
+          error text,
+          sent_at timestamptz,
+          PRIMARY KEY (broadcast_id, channel, chat_id)
+        )`,
+        'CREATE INDEX broadcast_recipients_pending ON broadcast_recipients (broadcast_id, status)',
+        `CREATE TABLE broadcast_blocked (
+          chatbot_id text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+          channel text NOT NULL,
+          chat_id text NOT NULL,
+          blocked_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (chatbot_id, channel, chat_id)
+        )`,
+      ]);
+    },
+    async down(db) {
+      await run(db, [
+        'DROP TABLE broadcast_blocked',
+        'DROP TABLE broadcast_recipients',
+        'DROP TABLE broadcasts',
+      ]);
+    },
+  },
+};

@@ -1,0 +1,268 @@
+/**
+ * The broadcasts plugin's SQL: its own tables, and reads of the engine's `followers` and
+ * `chatbot_files` the broadcast is about.
+ */
+import { type ColumnType, type Kysely, sql } from 'kysely';
+import type { Database } from '../../engine/store/database.ts';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface BroadcastsTable {
+  id: ColumnType<string, string | undefined, string>;
+  chatbot_id: string;
+  text: string;
+  file_id: string | null;
+  voice: Buffer | null;
+  preset: string | null;
+  status: 'sending' | 'done';
+  total: number;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+export type RecipientStatus = 'pending' | 'sending' | 'sent' | 'blocked' | 'failed' | 'unknown';
+export interface BroadcastRecipientsTable {
+  broadcast_id: string;
+  channel: string;
+  chat_id: string;
+  status: RecipientStatus;
+  error: string | null;
+  sent_at: Timestamp | null;
+}
+export interface BroadcastBlockedTable {
+  chatbot_id: string;
+  channel: string;
+  chat_id: string;
+  blocked_at: Timestamp;
+}
+type Tables = {
+  broadcasts: BroadcastsTable;
+  broadcast_recipients: BroadcastRecipientsTable;
+  broadcast_blocked: BroadcastBlockedTable;
+};
+export type BroadcastsDb = Kysely<Database & Tables>;
+
+export function broadcastsDb(db: Kysely<Database>): BroadcastsDb {
+  return db.withTables<Tables>();
+}
+
+/** The channels a broadcast reaches (issue 14 §3: Telegram; WhatsApp's rules need templates, not here yet). */
+export const BROADCAST_CHANNELS = ['telegram'] as const;
+
+/**
+ * Creates a broadcast and one pending row per reachable follower (on the broadcast channels, not
+ * blocked since their last message), in one transaction with `then` (the job that sends it), so it exists only with its job.
+ */
+export async function createBroadcast(
+  db: BroadcastsDb,
+  b: { chatbotId: string; text: string; fileId: string | null; voice: Buffer | null; preset: string | null },
+  then: (trx: BroadcastsDb, id: string) => Promise<void>,
+): Promise<{ id: string; total: number }> {
+  return db.transaction().execute(async (trx) => {
+    const followers = await trx
+      .selectFrom('followers as f')
+      .select(['f.channel', 'f.external_id'])
+      .where('f.chatbot_id', '=', b.chatbotId)
+      .where('f.channel', 'in', [...BROADCAST_CHANNELS])
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('broadcast_blocked as x')
+              .select(sql`1`.as('one'))
+              .whereRef('x.chatbot_id', '=', 'f.chatbot_id')
+              .whereRef('x.channel', '=', 'f.channel')
+              .whereRef('x.chat_id', '=', 'f.external_id')
+              // A follower who wrote again after blocking has unblocked the bot.
+              .whereRef('x.blocked_at', '>=', 'f.last_seen_at'),
+          ),
+        ),
+      )
+      .execute();
+    const row = await trx
+      .insertInto('broadcasts')
+      .values({
+        chatbot_id: b.chatbotId,
+        text: b.text,
+        file_id: b.fileId,
+        voice: b.voice,
+        preset: b.preset,
+        status: 'sending',
+        total: followers.length,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (let i = 0; i < followers.length; i += 500)
+      await trx
+        .insertInto('broadcast_recipients')
+        .values(
+          followers.slice(i, i + 500).map((f) => ({
+            broadcast_id: row.id,
+            channel: f.channel,
+            chat_id: f.external_id,
+            status: 'pending' as const,
+            error: null,
+            sent_at: null,
+          })),
+        )
+        .execute();
+    await then(trx as unknown as BroadcastsDb, row.id);
+    return { id: row.id, total: followers.length };
+  });
+}
+
+/** A broadcast by id. */
+export async function findBroadcast(db: BroadcastsDb, id: string) {
+  return db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Settles the recipients an attempt that died left `sending`. Outbox.send stores the message in
+ * the conversation only after the channel took it: a recipient whose conversation holds the owner's
+ * message from this broadcast on is `sent`; for the others whether Telegram got it is unknown, so
+ * they are not sent again (no one gets it twice) and are counted as `unknown`. Resolves with the
+ * number of recipients settled.
+ */
+export async function settleInterrupted(
+  db: BroadcastsDb,
+  b: { id: string; chatbot_id: string; text: string; created_at: Date | string },
+): Promise<number> {
+  const inFlight = await db
+    .selectFrom('broadcast_recipients')
+    .select(['channel', 'chat_id'])
+    .where('broadcast_id', '=', b.id)
+    .where('status', '=', 'sending')
+    .execute();
+  for (const r of inFlight) {
+    const stored = await db
+      .selectFrom('conversation_messages')
+      .select('id')
+      .where('chatbot_id', '=', b.chatbot_id)
+      .where('channel', '=', r.channel)
+      .where('user_id', '=', r.chat_id)
+      .where('sender', '=', 'owner')
+      .where('text', '=', b.text)
+      .where('created_at', '>=', new Date(b.created_at))
+      .limit(1)
+      .executeTakeFirst();
+    await db
+      .updateTable('broadcast_recipients')
+      .set(stored ? { status: 'sent' } : { status: 'unknown', error: 'interrupted while sending' })
+      .where('broadcast_id', '=', b.id)
+      .where('channel', '=', r.channel)
+      .where('chat_id', '=', r.chat_id)
+      .where('status', '=', 'sending')
+      .execute();
+  }
+  return inFlight.length;
+}
+
+/** The next pending recipients. */
+export async function nextPending(db: BroadcastsDb, id: string, n: number) {
+  return db
+    .selectFrom('broadcast_recipients')
+    .select(['channel', 'chat_id'])
+    .where('broadcast_id', '=', id)
+    .where('status', '=', 'pending')
+    .orderBy('chat_id')
+    .limit(n)
+    .execute();
+}
+
+/** Moves one recipient from `from` to `to`; false when it was not in `from` (another attempt has it). */
+export async function moveRecipient(
+  db: BroadcastsDb,
+  key: { id: string; channel: string; chatId: string },
+  from: RecipientStatus,
+  to: RecipientStatus,
+  extra: { error?: string | null; sent_at?: Date | null } = {},
+): Promise<boolean> {
+  const r = await db
+    .updateTable('broadcast_recipients')
+    .set({ status: to, ...extra })
+    .where('broadcast_id', '=', key.id)
+    .where('channel', '=', key.channel)
+    .where('chat_id', '=', key.chatId)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Records a follower who blocked the bot (Telegram's 403): later broadcasts leave them out until
+ * they write to the bot again (their `followers.last_seen_at` moves past `blocked_at`).
+ */
+export async function markBlocked(
+  db: BroadcastsDb,
+  chatbotId: string,
+  channel: string,
+  chatId: string,
+  now: Date,
+) {
+  await db
+    .insertInto('broadcast_blocked')
+    .values({ chatbot_id: chatbotId, channel, chat_id: chatId, blocked_at: now })
+    .onConflict((oc) => oc.columns(['chatbot_id', 'channel', 'chat_id']).doUpdateSet({ blocked_at: now }))
+    .execute();
+}
+
+/** Marks a broadcast done. */
+export async function finishBroadcast(db: BroadcastsDb, id: string, now: Date) {
+  await db
+    .updateTable('broadcasts')
+    .set({ status: 'done', finished_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .execute();
+}
+
+/** A bot's broadcasts, newest first, with their counts. */
+export async function listBroadcasts(db: BroadcastsDb, chatbotId: string, limit = 20) {
+  const rows = await db
+    .selectFrom('broadcasts as b')
+    .leftJoin('chatbot_files as f', 'f.id', 'b.file_id')
+    .select([
+      'b.id',
+      'b.text',
+      'b.preset',
+      'b.status',
+      'b.total',
+      'b.created_at',
+      'b.finished_at',
+      'f.file_name',
+    ])
+    .select(sql<boolean>`b.voice is not null`.as('has_voice'))
+    .select((eb) =>
+      (['sent', 'failed', 'blocked', 'unknown'] as const).map((s) =>
+        eb
+          .selectFrom('broadcast_recipients as r')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .whereRef('r.broadcast_id', '=', 'b.id')
+          .where('r.status', '=', s)
+          .as(s),
+      ),
+    )
+    .where('b.chatbot_id', '=', chatbotId)
+    .orderBy('b.created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows;
+}
+
+/** The bot if it is the owner's. */
+export async function findOwnedBot(db: BroadcastsDb, chatbotId: string, userId: string) {
+  return db
+    .selectFrom('chatbots')
+    .select(['id'])
+    .where('id', '=', chatbotId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** A stored file of the bot (the broadcast's `fileKey`). */
+export async function findBotFile(db: BroadcastsDb, chatbotId: string, fileId: string) {
+  return db
+    .selectFrom('chatbot_files')
+    .select(['id', 'file_url', 'file_name', 'file_type', 'mime_type'])
+    .where('chatbot_id', '=', chatbotId)
+    .where('id', '=', fileId)
+    .executeTakeFirst();
+}

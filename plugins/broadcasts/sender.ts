@@ -1,0 +1,134 @@
+/**
+ * Sends a broadcast (issue 14 §3): a durable job that walks the broadcast's pending recipients in
+ * order, one message at a time, at most {@link RATE_PER_SECOND} a second per broadcast (Telegram's
+ * limit is about 30 a second per bot), through `ctx.send` (the plugins' outbound transformers, the
+ * adapter, stored in each conversation as the owner's). A 429's `retry_after` is honoured by the
+ * Telegram adapter's auto-retry; a follower who blocked the bot (403) is recorded and left out of
+ * later broadcasts.
+ *
+ * No one gets it twice: a recipient is marked `sending` before its message goes out and `sent`
+ * after. An attempt that died (a killed process) leaves at most the recipient in flight `sending`;
+ * the next attempt marks it `sent` when its conversation holds the message (the channel took it),
+ * else `unknown`, and does not send it again. No one is skipped: every other
+ * recipient stays `pending` until an attempt sends it. A job runs for at most
+ * {@link SLICE_MS} and then queues the next part, so no lease ever runs out mid-broadcast.
+ */
+import { z } from 'zod';
+import { defineJob, type Job } from '../../engine/jobs/index.ts';
+import type { OutboundMessage, PluginContext } from '../../engine/registry/index.ts';
+import { publicFileUrl } from '../../engine/storage/index.ts';
+import {
+  type BroadcastsDb,
+  findBotFile,
+  findBroadcast,
+  finishBroadcast,
+  markBlocked,
+  moveRecipient,
+  nextPending,
+  settleInterrupted,
+} from './queries.ts';
+
+/** Messages a second per broadcast (Telegram: about 30 per bot). */
+export const RATE_PER_SECOND = 29;
+/** How long one job sends before it hands over to the next part, ms. */
+export const SLICE_MS = 10_000;
+
+export const broadcastJob = defineJob({
+  name: 'broadcasts.send',
+  data: z.object({ broadcastId: z.string(), part: z.number().int().min(0) }),
+  leaseSeconds: 30,
+  retryLimit: 10,
+  retryDelaySeconds: 5,
+  concurrency: 5,
+});
+
+/** A follower who cannot be reached again (blocked the bot, deleted their account, unknown chat). */
+export function unreachable(err: unknown): boolean {
+  const e = err as { error_code?: number; message?: string; description?: string };
+  if (e?.error_code === 403) return true;
+  return /\b403\b|forbidden|blocked by the user|user is deactivated|chat not found/i.test(
+    `${e?.description ?? ''} ${e?.message ?? ''}`,
+  );
+}
+
+/** The broadcast job's handler. */
+export function broadcastHandler(
+  ctx: Pick<PluginContext, 'send' | 'jobs' | 'now' | 'log' | 'publicUrl'>,
+  db: BroadcastsDb,
+) {
+  return async (job: Job<z.infer<typeof broadcastJob.data>>): Promise<void> => {
+    const { broadcastId, part } = job.data;
+    const b = await findBroadcast(db, broadcastId);
+    if (!b || b.status === 'done') return;
+    const interrupted = await settleInterrupted(db, b);
+    if (interrupted > 0)
+      ctx.log.warn(
+        { broadcastId, interrupted },
+        'broadcast resumed; recipients in flight are not sent again',
+      );
+    const file = b.file_id ? await findBotFile(db, b.chatbot_id, b.file_id) : undefined;
+    const message: OutboundMessage = {
+      text: b.text,
+      ...(file
+        ? {
+            attachment: {
+              url: publicFileUrl(file.file_url, ctx.publicUrl),
+              type: file.file_type,
+              name: file.file_name,
+              mime: file.mime_type,
+              fileId: file.id,
+              caption: '',
+            },
+          }
+        : {}),
+      ...(b.voice ? { voice: { data: Buffer.from(b.voice), mime: 'audio/ogg' as const } } : {}),
+    };
+    const started = Date.now();
+    // Each recipient costs one Bot API call per part (text, file, voice note): the pace counts calls.
+    const callsEach = Math.max(1, (b.text ? 1 : 0) + (file ? 1 : 0) + (b.voice ? 1 : 0));
+    const gap = (1000 * callsEach) / RATE_PER_SECOND;
+    let last = 0;
+    for (;;) {
+      if (job.signal.aborted) throw new Error('broadcast attempt aborted');
+      if (Date.now() - started > SLICE_MS) {
+        await ctx.jobs.send(
+          broadcastJob,
+          { broadcastId, part: part + 1 },
+          { key: `${broadcastId}:${part + 1}` },
+        );
+        return;
+      }
+      const batch = await nextPending(db, broadcastId, 50);
+      if (batch.length === 0) break;
+      for (const r of batch) {
+        const key = { id: broadcastId, channel: r.channel, chatId: r.chat_id };
+        // Wait for the pace first, so a process killed while waiting leaves this recipient pending.
+        const wait = last + gap - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (!(await moveRecipient(db, key, 'pending', 'sending'))) continue;
+        last = Date.now();
+        try {
+          await ctx.send({ chatbotId: b.chatbot_id, channel: r.channel, chatId: r.chat_id }, message, {
+            sender: 'owner',
+          });
+          await moveRecipient(db, key, 'sending', 'sent', { sent_at: ctx.now() });
+        } catch (err) {
+          if (unreachable(err)) {
+            await moveRecipient(db, key, 'sending', 'blocked', {
+              error: String((err as Error).message ?? err).slice(0, 300),
+            });
+            await markBlocked(db, b.chatbot_id, r.channel, r.chat_id, ctx.now());
+          } else {
+            ctx.log.warn({ err, broadcastId, chatId: r.chat_id }, 'broadcast message failed');
+            await moveRecipient(db, key, 'sending', 'failed', {
+              error: String((err as Error).message ?? err).slice(0, 300),
+            });
+          }
+        }
+        if (Date.now() - started > SLICE_MS) break;
+      }
+    }
+    await finishBroadcast(db, broadcastId, ctx.now());
+    ctx.log.info({ broadcastId }, 'broadcast done');
+  };
+}
