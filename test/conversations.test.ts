@@ -6,11 +6,15 @@
  * replayed after the resume is not answered; the list shows unread counts and searches by name;
  * the live stream tells the screen within a second; deleting a conversation removes it.
  */
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
+import { multipart } from './helpers/multipart.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
+
+const GREETING = readFileSync(new URL('../assets/demo/saludo-el-pato-pepe.ogg', import.meta.url));
 
 describe.each(DIALECTS)('followers’ conversations on %s', (kind) => {
   let clock = new Date('2026-11-23T09:00:00Z');
@@ -244,5 +248,44 @@ describe.each(DIALECTS)('followers’ conversations on %s', (kind) => {
       followers: unknown[];
     };
     expect(after.followers).toEqual([]);
+  });
+
+  it('sends the owner’s recorded voice note with an effect to a Telegram follower and keeps the bot quiet', async () => {
+    await telegram.sendText(tgToken, { id: 777, username: 'voz_marta' }, 'Hola, ¿tenéis menú del día?');
+    await telegram.waitFor(() => botReplies(777).length === 1);
+    const form = await multipart(
+      { channel: 'telegram', userId: '777', preset: 'robot' },
+      { field: 'audio', name: 'grabacion.ogg', data: GREETING },
+    );
+    const sent = await (await app.http()).inject({
+      method: 'POST',
+      url: `/api/conversations/${botId}/voice`,
+      headers: { ...auth(), 'content-type': form.contentType },
+      payload: form.body,
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const note = telegram.callsOf(tgToken, 'sendVoice').find((c) => String(c.params.chat_id) === '777');
+    const ogg = Object.values(note!.files)[0]!.bytes;
+    expect(ogg.subarray(0, 4).toString()).toBe('OggS');
+    const conv = await messagesOf('telegram', '777');
+    expect(conv.messages.at(-1)).toMatchObject({ from: 'owner', text: '🎤' });
+    expect(conv.pausedUntil).not.toBeNull();
+    // While the owner has taken over, the follower's answer is stored and the bot says nothing.
+    await telegram.sendText(tgToken, { id: 777, username: 'voz_marta' }, '¡Qué voz tan rara!');
+    await new Promise((r) => setTimeout(r, 800));
+    expect(botReplies(777)).toHaveLength(1);
+
+    const broken = await multipart(
+      { channel: 'telegram', userId: '777', preset: 'robot' },
+      { field: 'audio', name: 'grabacion.ogg', data: Buffer.from('no es audio') },
+    );
+    const failed = await (await app.http()).inject({
+      method: 'POST',
+      url: `/api/conversations/${botId}/voice`,
+      headers: { ...auth(), 'content-type': broken.contentType },
+      payload: broken.body,
+    });
+    expect(failed.statusCode).toBe(400);
+    expect(failed.json()).toMatchObject({ error: 'Error al enviar el audio.' });
   });
 });

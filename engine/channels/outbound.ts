@@ -30,6 +30,9 @@ export interface OutboxDeps {
   log: Logger;
 }
 
+/** What a conversation stores for a voice note sent without words. */
+export const VOICE_NOTE_TEXT = '🎤';
+
 export class Outbox {
   constructor(private readonly deps: OutboxDeps) {}
 
@@ -74,7 +77,8 @@ export class Outbox {
       channel: target.channel,
       userId: target.chatId,
       sender: options.sender ?? 'bot',
-      text: transformed.text,
+      // A voice note alone (an owner's recording) shows as 🎤 in the conversation.
+      text: transformed.text || (transformed.voice ? VOICE_NOTE_TEXT : ''),
       meta: transformed.attachment
         ? {
             attachment: transformed.attachment,

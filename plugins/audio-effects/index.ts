@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import { ffmpegPath } from '../../engine/media.ts';
@@ -21,6 +21,8 @@ export const MAX_RECORDING_BYTES = 10 * 1024 * 1024;
 export const EFFECT_TIMEOUT_MS = 30_000;
 /** Spec 001 §4 Voice recorder: the processing error. */
 export const PROCESSING_ERROR = 'Error procesando el audio';
+/** Spec 001 §8 Broadcast and voice: a voice note that cannot be sent (to a follower or a broadcast). */
+export const VOICE_SEND_ERROR = 'Error al enviar el audio.';
 
 /**
  * Applies a preset to a recording.
@@ -70,6 +72,33 @@ export async function applyEffect(recording: Buffer, preset: Preset): Promise<Bu
   }
 }
 
+/**
+ * Reads a multipart/form-data request that carries a recording (the recorder's requests: this
+ * plugin's, an owner's voice note to a follower, a broadcast): its text fields and its one file.
+ * @returns `recording` undefined when no file came.
+ * @throws AppError BAD_REQUEST for a request that is not multipart; PAYLOAD_TOO_LARGE ("La grabación
+ *   supera los 10 MB.") for a file over {@link MAX_RECORDING_BYTES}.
+ */
+export async function readRecordingForm(
+  req: FastifyRequest,
+): Promise<{ fields: Record<string, string>; recording: Buffer | undefined }> {
+  if (!req.isMultipart()) throw new AppError('BAD_REQUEST', 'Envía el audio como multipart/form-data.');
+  const fields: Record<string, string> = {};
+  let recording: Buffer | undefined;
+  for await (const part of req.parts({ limits: { fileSize: MAX_RECORDING_BYTES, files: 1, fields: 10 } })) {
+    if (part.type === 'file') {
+      try {
+        recording = await part.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new AppError('PAYLOAD_TOO_LARGE', 'La grabación supera los 10 MB.');
+        throw err;
+      }
+    } else fields[part.fieldname] = String(part.value ?? '');
+  }
+  return { fields, recording };
+}
+
 function routes(ctx: PluginContext): FastifyPluginAsync {
   return async (app) => {
     app.post(
@@ -88,23 +117,9 @@ function routes(ctx: PluginContext): FastifyPluginAsync {
       },
       async (req, reply) => {
         await ctx.requireOwner(req);
-        if (!req.isMultipart()) throw new AppError('BAD_REQUEST', 'Envía el audio como multipart/form-data.');
-        let recording: Buffer | undefined;
-        let preset = 'natural';
-        for await (const part of req.parts({
-          limits: { fileSize: MAX_RECORDING_BYTES, files: 1, fields: 5 },
-        })) {
-          if (part.type === 'file') {
-            try {
-              recording = await part.toBuffer();
-            } catch (err) {
-              if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-                throw new AppError('PAYLOAD_TOO_LARGE', 'La grabación supera los 10 MB.');
-              throw err;
-            }
-          } else if (part.fieldname === 'preset') preset = String(part.value ?? '');
-        }
+        const { fields, recording } = await readRecordingForm(req);
         if (!recording?.length) throw new AppError('BAD_REQUEST', 'Falta el audio.');
+        const preset = fields.preset ?? 'natural';
         const parsed = z.enum(PRESETS).safeParse(preset);
         if (!parsed.success) throw new AppError('BAD_REQUEST', `Efecto desconocido: ${preset}.`);
         const voice = await applyEffect(recording, parsed.data);

@@ -14,7 +14,7 @@ import {
   type PluginContext,
   pluginJob,
 } from '../../engine/registry/index.ts';
-import { applyEffect, MAX_RECORDING_BYTES } from '../audio-effects/index.ts';
+import { applyEffect, readRecordingForm, VOICE_SEND_ERROR } from '../audio-effects/index.ts';
 import { PRESETS } from '../audio-effects/presets.ts';
 import { BroadcastsAnswer, NOTHING_TO_SEND } from './api.ts';
 import { migrations } from './migrations.ts';
@@ -30,7 +30,7 @@ import { broadcastHandler, broadcastJob } from './sender.ts';
 
 /** Spec 001 §8 Broadcast and voice. */
 export const BROADCAST_ERRORS = {
-  audio: 'Error al enviar el audio.',
+  audio: VOICE_SEND_ERROR,
   file: (error: string) => `Error al enviar archivo: ${error}`,
 } as const;
 
@@ -72,15 +72,7 @@ function routes(ctx: PluginContext, db: BroadcastsDb): FastifyPluginAsync {
       },
       async (req) => {
         await ctx.requireOwner(req);
-        if (!req.isMultipart()) throw new AppError('BAD_REQUEST', NOTHING_TO_SEND);
-        const fields: Record<string, string> = {};
-        let audio: Buffer | undefined;
-        for await (const part of req.parts({
-          limits: { fileSize: MAX_RECORDING_BYTES, files: 1, fields: 10 },
-        })) {
-          if (part.type === 'file') audio = await part.toBuffer();
-          else fields[part.fieldname] = String(part.value ?? '');
-        }
+        const { fields, recording: audio } = await readRecordingForm(req);
         const bot = await ownedBot(req, fields.chatbotId);
         const text = (fields.text ?? '').trim().slice(0, 4000);
         const fileKey = fields.fileKey?.trim() || null;

@@ -14,6 +14,7 @@
  * {@link SLICE_MS} and then queues the next part, so no lease ever runs out mid-broadcast.
  */
 import { z } from 'zod';
+import { VOICE_NOTE_TEXT } from '../../engine/channels/outbound.ts';
 import { defineJob, type Job } from '../../engine/jobs/index.ts';
 import type { OutboundMessage, PluginContext } from '../../engine/registry/index.ts';
 import { publicFileUrl } from '../../engine/storage/index.ts';
@@ -60,7 +61,10 @@ export function broadcastHandler(
     const { broadcastId, part } = job.data;
     const b = await findBroadcast(db, broadcastId);
     if (!b || b.status === 'done') return;
-    const interrupted = await settleInterrupted(db, b);
+    const interrupted = await settleInterrupted(db, {
+      ...b,
+      text: b.text || (b.voice ? VOICE_NOTE_TEXT : ''),
+    });
     if (interrupted > 0)
       ctx.log.warn(
         { broadcastId, interrupted },

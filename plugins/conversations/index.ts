@@ -17,6 +17,7 @@ export function createConversationsPlugin(): FeaturePlugin<never> {
   return definePlugin({
     id: 'conversations',
     optionsSchema: z.object({}),
+    dependencies: ['audio-effects'],
     migrations,
     setup(ctx) {
       const db = conversationsDb(ctx.db);

@@ -8,17 +8,21 @@
  * - `POST   /api/conversations/:chatbotId/reply`: the owner's message to a follower, through the
  *   follower's channel, stored with sender `owner`; the bot stays quiet for this follower until
  *   the quiet period after the owner's last message ends (default 30 min);
+ * - `POST   /api/conversations/:chatbotId/voice`: a recorded voice note with an effect to a follower;
  * - `POST   /api/conversations/:chatbotId/takeover`: pause or resume the bot for one follower;
  * - `DELETE /api/conversations/:chatbotId/messages?channel=&userId=`: deletes the conversation;
  * - `GET    /api/conversations/:chatbotId/events`: Server-Sent Events `message` `{channel, userId}`
  *   each time messages of one of the bot's conversations are stored (any process).
  */
 import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, BOT_NOT_FOUND } from '../../engine/errors.ts';
 import { openSse } from '../../engine/http/sse.ts';
-import type { PluginContext } from '../../engine/registry/index.ts';
+import type { OutboundMessage, PluginContext } from '../../engine/registry/index.ts';
+import { applyEffect, readRecordingForm, VOICE_SEND_ERROR } from '../audio-effects/index.ts';
+import { PRESETS } from '../audio-effects/presets.ts';
 import {
   ConversationQuery,
   ConversationsErrorBody,
@@ -66,6 +70,38 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
   /** Open event streams of this process, by the id their `ready` event gave (for a quiet close). */
   const streams = new Map<string, { ownerId: string; end: () => void }>();
 
+  /**
+   * Sends the owner's message to a follower and pauses the bot for them (see the reply route):
+   * 409 `cannotReply`, 502 `channel` with the channel's words, nothing stored on failure.
+   */
+  const deliver = async (
+    chatbotId: string,
+    channel: string,
+    userId: string,
+    message: OutboundMessage,
+    reply: FastifyReply,
+    log: FastifyBaseLogger,
+  ) => {
+    if (ctx.capabilities(channel)?.push !== true)
+      return reply
+        .code(409)
+        .send({ error: 'Este seguidor no puede recibir mensajes por este canal.', code: 'cannotReply' });
+    const key = { chatbotId, channel, chatId: userId };
+    // Paused before sending: a follower's answer arriving meanwhile does not get a bot reply.
+    const state = await findState(db, key);
+    const quiet = state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
+    const until = new Date(ctx.now().getTime() + quiet * 60_000);
+    await saveState(db, key, { paused_until: until }, ctx.now());
+    try {
+      await ctx.send({ chatbotId, channel, chatId: userId }, message, { sender: 'owner' });
+    } catch (err) {
+      log.warn({ err, channel }, 'owner message refused by the channel');
+      return reply
+        .code(502)
+        .send({ error: err instanceof Error ? err.message : String(err), code: 'channel' });
+    }
+    return { pausedUntil: until.toISOString() };
+  };
   return async (app) => {
     app.get(
       '/api/conversations/:chatbotId',
@@ -177,25 +213,52 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
       async (req, reply) => {
         const bot = await ownedBot(req, req.params.chatbotId);
         const { channel, userId, text } = req.body;
-        if (ctx.capabilities(channel)?.push !== true)
-          return reply
-            .code(409)
-            .send({ error: 'Este seguidor no puede recibir mensajes por este canal.', code: 'cannotReply' });
-        const key = { chatbotId: bot.id, channel, chatId: userId };
-        // Paused before sending: a follower's answer arriving meanwhile does not get a bot reply.
-        const state = await findState(db, key);
-        const quiet = state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
-        const until = new Date(ctx.now().getTime() + quiet * 60_000);
-        await saveState(db, key, { paused_until: until }, ctx.now());
-        try {
-          await ctx.send({ chatbotId: bot.id, channel, chatId: userId }, { text }, { sender: 'owner' });
-        } catch (err) {
-          req.log.warn({ err, channel }, 'owner reply refused by the channel');
-          return reply
-            .code(502)
-            .send({ error: err instanceof Error ? err.message : String(err), code: 'channel' });
-        }
-        return { pausedUntil: until.toISOString() };
+        return deliver(bot.id, channel, userId, { text }, reply, req.log);
+      },
+    );
+
+    app.post<{ Params: z.infer<typeof BotParams> }>(
+      '/api/conversations/:chatbotId/voice',
+      {
+        config: {
+          owner: {
+            probe: (a) => ({
+              method: 'POST',
+              url: `/api/conversations/${a.botId}/voice`,
+              upload: { channel: 'telegram', userId: '1', preset: 'robot' },
+            }),
+          },
+        },
+        schema: {
+          summary: 'The owner sends a recorded voice note to a follower',
+          description:
+            'Issue 14 §4: multipart/form-data `channel`, `userId`, `preset` (a voice effect, default natural) and `audio` ' +
+            '(the recording, at most 10 MB). The effect is applied (audio-effects plugin) and the note goes out as a voice ' +
+            'note through the follower’s channel, stored with sender `owner`; the bot stays quiet as after a reply. 400 ' +
+            '"Error al enviar el audio." for a recording that cannot be processed; otherwise the errors of the reply.',
+          tags: ['conversations'],
+          params: BotParams,
+          consumes: ['multipart/form-data'],
+        },
+      },
+      async (req, reply) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        const { fields, recording } = await readRecordingForm(req);
+        const who = ReplyBody.pick({ channel: true, userId: true }).safeParse(fields);
+        if (!who.success) throw new AppError('BAD_REQUEST', 'Falta el seguidor (channel, userId).');
+        const preset = z.enum(PRESETS).safeParse(fields.preset || 'natural');
+        if (!recording?.length || !preset.success) throw new AppError('BAD_REQUEST', VOICE_SEND_ERROR);
+        const voice = await applyEffect(recording, preset.data).catch(() => {
+          throw new AppError('BAD_REQUEST', VOICE_SEND_ERROR);
+        });
+        return deliver(
+          bot.id,
+          who.data.channel,
+          who.data.userId,
+          { text: '', voice: { data: voice, mime: 'audio/ogg' } },
+          reply,
+          req.log,
+        );
       },
     );
 
