@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL, seedDemo } from '../cli/seed.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { CHROMIUM_PATH, launchChromium, signInAs } from './helpers/chromium.ts';
+import { CHROMIUM_PATH, FAKE_MICROPHONE_ARGS, launchChromium, signInAs } from './helpers/chromium.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
 
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
@@ -27,6 +27,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
     let telegram: FakeTelegram;
     let base: string;
     let tgToken: string;
+    let botId: string;
 
     const replies = (chatId: number) =>
       telegram
@@ -56,7 +57,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
         payload: { telegramToken: tg.token, telegramUsername: tg.username, chatbotId: demo.bot.id },
       });
       expect(connected.statusCode, connected.body).toBe(200);
-      browser = await launchChromium();
+      browser = await launchChromium(FAKE_MICROPHONE_ARGS);
+      botId = demo.bot.id;
     });
     afterAll(async () => {
       await browser?.close();
@@ -102,6 +104,75 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       await expect.poll(() => page.getByRole('switch', { name: 'Bot pausado' }).isChecked()).toBe(false);
       await telegram.sendText(tgToken, { id: 4321, username: 'lucia_m' }, '¿A qué hora abrís el sábado?');
       await telegram.waitFor(() => replies(4321).length === 3);
+      await context.close();
+    });
+
+    it('broadcasts to every Telegram follower with live progress, and sends a robot voice note from the recorder', async () => {
+      // 80 more Telegram followers: the broadcast takes a few seconds at Telegram's pace.
+      await app.store.db
+        .insertInto('followers')
+        .values(
+          Array.from({ length: 80 }, (_, i) => ({
+            chatbot_id: botId,
+            channel: 'telegram',
+            external_id: String(9000 + i),
+            username: `vecino${i}`,
+          })),
+        )
+        .execute();
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 860 },
+        locale: 'es-ES',
+        permissions: ['microphone'],
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      page.on('dialog', (d) => void d.accept());
+      await signInAs(page, base, DEMO_EMAIL);
+      await page.goto(`${base}/usuarios-conversaciones`);
+
+      // Nothing to send: the spec's alert.
+      await page.getByRole('button', { name: 'Enviar a todos' }).click();
+      await page.getByRole('alert').getByText('Escribe un texto o selecciona un archivo').waitFor();
+
+      await page
+        .getByRole('textbox', { name: 'Mensaje para todos tus seguidores' })
+        .fill('¡Hoy, cocido madrileño!');
+      await page.getByRole('button', { name: 'Enviar a todos' }).click();
+      const progress = page.getByRole('progressbar', { name: 'Progreso de la difusión' });
+      await progress.waitFor();
+      await page
+        .getByText(/de 81 enviados/)
+        .first()
+        .waitFor();
+      await page.screenshot({ path: join(SHOTS, 'broadcast-progress-1280.png') });
+      expect(await seriousViolations(page)).toEqual([]);
+      await progress.waitFor({ state: 'detached', timeout: 30_000 });
+      await page.getByText('Historial (1 difusión)').click();
+      await page.getByText(/Terminada · 81 de 81 enviados/).waitFor();
+      const got = telegram
+        .callsOf(tgToken, 'sendMessage')
+        .filter((c) => c.params.text === '¡Hoy, cocido madrileño!');
+      expect(new Set(got.map((c) => String(c.params.chat_id))).size).toBe(81);
+
+      // The recorder: Chromium's fake microphone, the robot effect, heard, then sent to Lucía.
+      await page.getByRole('button', { name: /lucia_m/ }).click();
+      await page.getByRole('button', { name: 'Grabar una nota de voz' }).click();
+      const recorder = page.getByRole('region', { name: 'Nota de voz' });
+      await recorder.getByLabel('Efecto de voz').selectOption('robot');
+      await recorder.getByRole('button', { name: /Grabar/ }).click();
+      await recorder.getByText(/Grabando…/).waitFor();
+      await new Promise((r) => setTimeout(r, 1500));
+      await recorder.getByRole('button', { name: /Detener/ }).click();
+      await recorder.locator('audio').waitFor({ timeout: 20_000 });
+      await page.screenshot({ path: join(SHOTS, 'recorder-processed-1280.png') });
+      const before = telegram.callsOf(tgToken, 'sendVoice').length;
+      await recorder.getByRole('button', { name: 'Enviar a lucia_m' }).click();
+      await telegram.waitFor(() => telegram.callsOf(tgToken, 'sendVoice').length > before);
+      const note = telegram.callsOf(tgToken, 'sendVoice').at(-1)!;
+      expect(String(note.params.chat_id)).toBe('4321');
+      expect(Object.values(note.files)[0]!.bytes.subarray(0, 4).toString()).toBe('OggS');
+      await page.getByRole('log', { name: 'Conversación' }).getByText('🎤').waitFor();
       await context.close();
     });
 

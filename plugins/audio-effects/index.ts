@@ -13,16 +13,15 @@ import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import { ffmpegPath } from '../../engine/media.ts';
 import { definePlugin, type FeaturePlugin, type PluginContext } from '../../engine/registry/index.ts';
+import { PROCESSING_ERROR } from './api.ts';
+
+export { PROCESSING_ERROR, VOICE_SEND_ERROR } from './api.ts';
 import { FILTERS, PRESETS, type Preset, SAMPLE_RATE } from './presets.ts';
 
 /** Largest recording taken, bytes (10 MB, the attached files' limit, spec 000 §5). */
 export const MAX_RECORDING_BYTES = 10 * 1024 * 1024;
 /** Longest an effect may take, ms. */
 export const EFFECT_TIMEOUT_MS = 30_000;
-/** Spec 001 §4 Voice recorder: the processing error. */
-export const PROCESSING_ERROR = 'Error procesando el audio';
-/** Spec 001 §8 Broadcast and voice: a voice note that cannot be sent (to a follower or a broadcast). */
-export const VOICE_SEND_ERROR = 'Error al enviar el audio.';
 
 /**
  * Applies a preset to a recording.

@@ -17,9 +17,15 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Launches headless Chromium with those flags. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+/**
+ * Chromium's own fake microphone (a beep) instead of a device, with no permission prompt: for the
+ * voice recorder.
+ */
+export const FAKE_MICROPHONE_ARGS = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+
+/** Launches headless Chromium with those flags, and `extraArgs`. */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /**

@@ -4,7 +4,7 @@
  * below 700 px), the conversation on the right with its files rendered (image, PDF, audio, video)
  * and texts starting with "(texto:" or "(archivo:" hidden, older pages on demand, the owner's reply
  * box, the "bot paused" switch with its quiet period, and the delete button ("Error al eliminar la
- * conversación: {message}"). Live through the plugin's event stream; every 3 s when it is down.
+ * conversación: {message}"); above, the broadcast bar; floating, the voice recorder. Live through the plugin's event stream; every 3 s when it is down.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -23,8 +23,10 @@ import {
   takeover,
 } from '../lib/conversations.ts';
 import { quietEventSource } from '../lib/sse.ts';
+import { BroadcastBar } from './BroadcastBar.tsx';
 import { enterSends } from './ChatComposer.tsx';
 import { Alert } from './ui.tsx';
+import { VoiceRecorder } from './VoiceRecorder.tsx';
 
 const CHANNEL_ICON: Record<string, string> = {
   telegram: '✈️',
@@ -64,80 +66,87 @@ export function Conversations({ chatbotId }: { chatbotId: string }) {
   const current = open ? list.find((f) => f.channel === open.channel && f.userId === open.userId) : undefined;
 
   return (
-    <div className="grid gap-4 min-[700px]:grid-cols-[300px_1fr]">
-      <aside
-        className="rounded-2xl border border-slate-200 bg-white shadow-sm"
-        aria-label={t('conversations.followers')}
-      >
-        <div className="flex items-center justify-between gap-2 border-b border-slate-200 p-3">
-          <h2 className="font-semibold">
-            {t('conversations.followers')} <span className="text-slate-600">({list.length})</span>
-          </h2>
-          <button
-            type="button"
-            className="rounded-lg px-2 py-1 text-sm text-brand-800 min-[700px]:hidden"
-            aria-expanded={listShown}
-            onClick={() => setListShown((v) => !v)}
-          >
-            {listShown ? t('conversations.hideList') : t('conversations.showList')}
-          </button>
-        </div>
-        <div className={`${listShown ? '' : 'hidden'} min-[700px]:block`}>
-          <div className="p-3">
-            <label className="sr-only" htmlFor="conversations-search">
-              {t('conversations.search')}
-            </label>
-            <input
-              id="conversations-search"
-              type="search"
-              value={q}
-              placeholder={t('conversations.search')}
-              onChange={(e) => setQ(e.target.value)}
-              className="block w-full rounded-lg border border-slate-300 px-3 py-2 text-base"
-            />
+    <div className="space-y-4">
+      <BroadcastBar chatbotId={chatbotId} />
+      <div className="grid gap-4 min-[700px]:grid-cols-[300px_1fr]">
+        <aside
+          className="rounded-2xl border border-slate-200 bg-white shadow-sm"
+          aria-label={t('conversations.followers')}
+        >
+          <div className="flex items-center justify-between gap-2 border-b border-slate-200 p-3">
+            <h2 className="font-semibold">
+              {t('conversations.followers')} <span className="text-slate-600">({list.length})</span>
+            </h2>
+            <button
+              type="button"
+              className="rounded-lg px-2 py-1 text-sm text-brand-800 min-[700px]:hidden"
+              aria-expanded={listShown}
+              onClick={() => setListShown((v) => !v)}
+            >
+              {listShown ? t('conversations.hideList') : t('conversations.showList')}
+            </button>
           </div>
-          {followers.isPending ? (
-            <p className="p-3 text-sm text-slate-600">{t('conversations.loading')}</p>
-          ) : list.length === 0 ? (
-            <p className="p-3 text-sm text-slate-600">
-              {q ? t('conversations.noMatch') : t('conversations.empty')}
-            </p>
+          <div className={`${listShown ? '' : 'hidden'} min-[700px]:block`}>
+            <div className="p-3">
+              <label className="sr-only" htmlFor="conversations-search">
+                {t('conversations.search')}
+              </label>
+              <input
+                id="conversations-search"
+                type="search"
+                value={q}
+                placeholder={t('conversations.search')}
+                onChange={(e) => setQ(e.target.value)}
+                className="block w-full rounded-lg border border-slate-300 px-3 py-2 text-base"
+              />
+            </div>
+            {followers.isPending ? (
+              <p className="p-3 text-sm text-slate-600">{t('conversations.loading')}</p>
+            ) : list.length === 0 ? (
+              <p className="p-3 text-sm text-slate-600">
+                {q ? t('conversations.noMatch') : t('conversations.empty')}
+              </p>
+            ) : (
+              <ul className="max-h-[65dvh] overflow-y-auto">
+                {list.map((f) => (
+                  <li key={`${f.channel}:${f.userId}`}>
+                    <FollowerButton
+                      follower={f}
+                      selected={open?.channel === f.channel && open.userId === f.userId}
+                      onSelect={() => {
+                        setOpen({ channel: f.channel, userId: f.userId });
+                        setListShown(false);
+                      }}
+                    />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </aside>
+        <section
+          className="min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm"
+          aria-label={t('conversations.conversation')}
+        >
+          {open ? (
+            <Conversation
+              key={`${open.channel}:${open.userId}`}
+              chatbotId={chatbotId}
+              channel={open.channel}
+              userId={open.userId}
+              name={current?.name ?? null}
+              live={live}
+              onDeleted={() => setOpen(null)}
+            />
           ) : (
-            <ul className="max-h-[65dvh] overflow-y-auto">
-              {list.map((f) => (
-                <li key={`${f.channel}:${f.userId}`}>
-                  <FollowerButton
-                    follower={f}
-                    selected={open?.channel === f.channel && open.userId === f.userId}
-                    onSelect={() => {
-                      setOpen({ channel: f.channel, userId: f.userId });
-                      setListShown(false);
-                    }}
-                  />
-                </li>
-              ))}
-            </ul>
+            <p className="p-6 text-sm text-slate-600">{t('conversations.pick')}</p>
           )}
-        </div>
-      </aside>
-      <section
-        className="min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm"
-        aria-label={t('conversations.conversation')}
-      >
-        {open ? (
-          <Conversation
-            key={`${open.channel}:${open.userId}`}
-            chatbotId={chatbotId}
-            channel={open.channel}
-            userId={open.userId}
-            name={current?.name ?? null}
-            live={live}
-            onDeleted={() => setOpen(null)}
-          />
-        ) : (
-          <p className="p-6 text-sm text-slate-600">{t('conversations.pick')}</p>
-        )}
-      </section>
+        </section>
+      </div>
+      <VoiceRecorder
+        chatbotId={chatbotId}
+        follower={open ? { ...open, name: current?.name ?? open.userId } : null}
+      />
     </div>
   );
 }
