@@ -193,6 +193,18 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole('button', { name: 'Ver seguidores' }).click();
       await page.getByRole('button', { name: /lucia_m/ }).waitFor();
+
+      // Answer from the phone: the one-time deep link, opened in the owner's Telegram, links it.
+      await page.getByRole('button', { name: 'Vincular mi Telegram' }).click();
+      const href = await page
+        .getByRole('link', { name: 'Abrir Telegram y pulsar «Iniciar»' })
+        .getAttribute('href');
+      const code = /\?start=(own-[\w-]+)$/.exec(href ?? '')?.[1];
+      expect(code, href ?? '').toBeTruthy();
+      await telegram.sendText(tgToken, { id: 7777, username: 'pepe_dueno' }, `/start ${code}`);
+      await page.getByText('✓ Tu Telegram está vinculado', { exact: false }).waitFor();
+      await page.screenshot({ path: join(SHOTS, 'conversations-phone-375.png') });
+      expect(await seriousViolations(page)).toEqual([]);
       await context.close();
     });
   },

@@ -288,4 +288,70 @@ describe.each(DIALECTS)('followers’ conversations on %s', (kind) => {
     expect(failed.statusCode).toBe(400);
     expect(failed.json()).toMatchObject({ error: 'Error al enviar el audio.' });
   });
+
+  it('links the owner’s own Telegram with a one-time deep link, forwards follower messages there and sends the owner’s reply to the follower', async () => {
+    const OWNER_CHAT = 9001;
+    expect((await inject('GET', `/api/conversations/${botId}/phone`)).json()).toMatchObject({
+      telegram: true,
+      linked: false,
+    });
+    const link = (await inject('POST', `/api/conversations/${botId}/phone`)).json() as { url: string };
+    const m = /^https:\/\/t\.me\/PatoPepeBot\?start=(own-[\w-]+)$/.exec(link.url);
+    expect(m, link.url).not.toBeNull();
+    await telegram.sendText(tgToken, { id: OWNER_CHAT, username: 'pepe_dueno' }, `/start ${m![1]}`);
+    await telegram.waitFor(() => botReplies(OWNER_CHAT).length === 1);
+    expect(botReplies(OWNER_CHAT)[0]).toMatch(
+      /^✅ Listo: recibirás aquí los mensajes de los seguidores de El Pato Pepe/,
+    );
+    expect((await inject('GET', `/api/conversations/${botId}/phone`)).json()).toMatchObject({ linked: true });
+    // The code works once.
+    await telegram.sendText(tgToken, { id: 9002, username: 'otro' }, `/start ${m![1]}`);
+    await telegram.waitFor(() => botReplies(9002).length === 1);
+    expect(botReplies(9002)[0]).toMatch(/^Este enlace ya no vale/);
+
+    // A follower writes: the bot answers, and the owner's phone gets the message.
+    await telegram.sendText(tgToken, { id: 602, username: 'marcos_r' }, '¿Puedo llevar a mi perro?');
+    await telegram.waitFor(() => botReplies(602).length === 1 && botReplies(OWNER_CHAT).length === 2);
+    const forwarded = telegram
+      .callsOf(tgToken, 'sendMessage')
+      .filter((c) => String(c.params.chat_id) === String(OWNER_CHAT))
+      .at(-1)!;
+    expect(forwarded.params.text).toBe('💬 marcos_r · Telegram\n¿Puedo llevar a mi perro?');
+
+    // The owner replies to it from the phone: the follower gets it as the owner's, the bot pauses.
+    await telegram.sendText(
+      tgToken,
+      { id: OWNER_CHAT, username: 'pepe_dueno' },
+      'Claro, Marcos: en la terraza los perros son bienvenidos.',
+      forwarded.result!.message_id,
+    );
+    await telegram.waitFor(() => botReplies(602).length === 2);
+    expect(botReplies(602)[1]).toBe('Claro, Marcos: en la terraza los perros son bienvenidos.');
+    const conv = await messagesOf('telegram', '602');
+    expect(conv.messages.at(-1)).toMatchObject({
+      from: 'owner',
+      text: 'Claro, Marcos: en la terraza los perros son bienvenidos.',
+    });
+    expect(conv.pausedUntil).not.toBeNull();
+    await telegram.sendText(tgToken, { id: 602, username: 'marcos_r' }, '¡Genial!');
+    await telegram.waitFor(() => botReplies(OWNER_CHAT).length === 3); // forwarded while paused
+    await new Promise((r) => setTimeout(r, 500));
+    expect(botReplies(602)).toHaveLength(2); // the bot stayed quiet
+
+    // A message that answers nothing gets the help; the owner's chat is not a follower.
+    await telegram.sendText(tgToken, { id: OWNER_CHAT, username: 'pepe_dueno' }, 'hola');
+    await telegram.waitFor(() => botReplies(OWNER_CHAT).length === 4);
+    expect(botReplies(OWNER_CHAT)[3]).toMatch(/^Para contestar a un seguidor, responde/);
+    const list = (await inject('GET', `/api/conversations/${botId}`)).json() as {
+      followers: Array<{ userId: string }>;
+    };
+    expect(list.followers.map((f) => f.userId)).not.toContain(String(OWNER_CHAT));
+
+    // Unlinked: no more forwards.
+    expect((await inject('DELETE', `/api/conversations/${botId}/phone`)).statusCode).toBe(200);
+    await telegram.sendText(tgToken, { id: 603, username: 'ines' }, '¿Abrís mañana?');
+    await telegram.waitFor(() => botReplies(603).length === 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(botReplies(OWNER_CHAT)).toHaveLength(4);
+  });
 });

@@ -385,12 +385,14 @@ describe.each(DIALECTS)('the plugin runtime on %s', (kind) => {
       payload: { telegramToken: bot.token, telegramUsername: bot.username, chatbotId: botId },
     });
     expect(connected.statusCode, connected.body).toBe(200);
-    await state.ctx!.send(
+    const receipt = await state.ctx!.send(
       { chatbotId: botId, channel: 'telegram', chatId: '777' },
       { text: 'Recordatorio: mañana a las 21:00' },
     );
     const sent = telegram.callsOf(bot.token, 'sendMessage').at(-1)!;
     expect(sent.params).toMatchObject({ chat_id: '777', text: 'Recordatorio: mañana a las 21:00 ✓' });
+    // The receipt names the message in the inbound id format: a reply to it arrives with it as replyTo.
+    expect(receipt.messageIds).toEqual([`777:${sent.result!.message_id}`]);
     const stored = await app.store.db
       .selectFrom('conversation_messages')
       .select(['sender', 'text', 'ai_response', 'user_id', 'channel'])
@@ -407,7 +409,10 @@ describe.each(DIALECTS)('the plugin runtime on %s', (kind) => {
       },
     ]);
     // The web channel pushes by storing: the visitor's widget fetches it; an anonymous visitor cannot get it.
-    await state.ctx!.send({ chatbotId: botId, channel: 'web', chatId: 'visitor-1' }, { text: 'Hola' });
+    // It has no message ids to give.
+    expect(
+      await state.ctx!.send({ chatbotId: botId, channel: 'web', chatId: 'visitor-1' }, { text: 'Hola' }),
+    ).toEqual({ messageIds: [] });
     await expect(
       state.ctx!.send({ chatbotId: botId, channel: 'web', chatId: 'anonymous' }, { text: 'Hola' }),
     ).rejects.toThrow('anonymous web visitor');

@@ -93,6 +93,8 @@ export function methodFor(
  * inline keyboard under the last part (callback data `f:<file id>`, at most 64 bytes), then the
  * attachment with its caption. `telegramFileIds` caches the `file_id` Telegram returns for an
  * uploaded file, so the same file is not uploaded to the same bot twice.
+ * @returns the ids of the text messages sent, as `<chat id>:<message_id>` (the format of an inbound
+ *   message's id): a reply to one of them comes back with it as `replyTo`.
  * @throws GrammyError or HttpError when Telegram refuses or cannot be reached after the retries.
  */
 export async function sendReply(
@@ -102,7 +104,8 @@ export async function sendReply(
   resolveFile: (attachment: Attachment) => Promise<FileSource>,
   telegramFileIds: Map<string, string>,
   onFileRefused?: (reason: string) => void,
-): Promise<void> {
+): Promise<string[]> {
+  const ids: string[] = [];
   const parts = splitText(message.text, MAX_TEXT);
   const keyboard =
     message.choices && message.choices.length > 0
@@ -113,7 +116,8 @@ export async function sendReply(
       : undefined;
   for (const [i, part] of parts.entries()) {
     const last = i === parts.length - 1;
-    await api.sendMessage(chatId, part, last && keyboard ? { reply_markup: keyboard } : {});
+    const sent = await api.sendMessage(chatId, part, last && keyboard ? { reply_markup: keyboard } : {});
+    ids.push(`${chatId}:${sent.message_id}`);
   }
   if (parts.length === 0 && keyboard) await api.sendMessage(chatId, '…', { reply_markup: keyboard });
   // A voice note (an owner's recording with an effect, a voice reply): Bot API sendVoice, OGG/Opus.
@@ -124,7 +128,7 @@ export async function sendReply(
       message.voice.durationS ? { duration: Math.round(message.voice.durationS) } : {},
     );
   const attachment = message.attachment;
-  if (!attachment) return;
+  if (!attachment) return ids;
   try {
     await sendAttachment(api, chatId, attachment, resolveFile, telegramFileIds);
   } catch (err) {
@@ -133,6 +137,7 @@ export async function sendReply(
     if (!isPermanent(err)) throw err;
     onFileRefused?.(describeError(err));
   }
+  return ids;
 }
 
 /** Sends one file with the method its type needs, reusing Telegram's `file_id` when known. */

@@ -96,7 +96,9 @@ export function createUpdateHandlers(deps: HandlerDeps) {
     const text = (message.text ?? message.caption ?? '').trim();
     const received = receivedMedia(message);
 
-    if (/^\/start(@\w+)?(\s|$)/.test(text)) {
+    // A plain /start gets the greeting; a deep link's `/start <payload>` (t.me/<bot>?start=<payload>)
+    // goes through the engine, where a plugin may claim it (the owner linking their phone).
+    if (/^\/start(@\w+)?$/.test(text)) {
       const hello = greeting(lang, bot.business_name);
       await persistTurn(ctx.db, {
         chatbotId: bot.id,
@@ -125,6 +127,7 @@ export function createUpdateHandlers(deps: HandlerDeps) {
       follower,
       text,
       messageId,
+      ...(message.reply_to_message ? { replyTo: `${chatId}:${message.reply_to_message.message_id}` } : {}),
       ...(received
         ? {
             attachments: [

@@ -298,7 +298,7 @@ export function createTelegramAdapter(): TelegramAdapter {
     async send(chatbotId, chatId, message) {
       const conn = connections.get(chatbotId);
       if (!conn) throw new Error(`telegram bot ${chatbotId} is not connected`);
-      await sendReply(conn.api, chatId, message, resolveFile, conn.fileIds);
+      return { messageIds: await sendReply(conn.api, chatId, message, resolveFile, conn.fileIds) };
     },
 
     /**

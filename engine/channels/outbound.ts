@@ -16,6 +16,7 @@ import type {
   OutboundMessage,
   Registry,
   SendOptions,
+  SendReceipt,
 } from '../registry/index.ts';
 import type { TurnSideEffects } from '../store/batcher.ts';
 import type { Database } from '../store/database.ts';
@@ -60,18 +61,20 @@ export class Outbox {
   /**
    * Sends a message to one follower through their channel, after the outbound transformers, then
    * stores it in the conversation (sender `bot` or `owner`, `ai_response` false) and tells live
-   * listeners. Nothing is stored when the channel refuses.
+   * listeners. Nothing is stored when the channel refuses. Resolves with the channel's message ids.
    * @throws AppError BAD_REQUEST when the channel cannot push messages (capabilities.push false)
    *   or is unknown; NOT_FOUND for an unknown bot; the adapter's error when sending fails.
    */
-  async send(target: DeliveryTarget, message: OutboundMessage, options: SendOptions = {}): Promise<void> {
+  async send(target: DeliveryTarget, message: OutboundMessage, options: SendOptions = {}): Promise<SendReceipt> {
     const adapter = this.deps.registry.adapters.get(target.channel);
     if (!adapter) throw new AppError('BAD_REQUEST', `No existe el canal ${target.channel}.`);
     if (!adapter.capabilities.push)
       throw new AppError('BAD_REQUEST', `El canal ${target.channel} no puede enviar mensajes por sí solo.`);
     const transformed = await this.transform(message, target);
-    await adapter.send(target.chatbotId, target.chatId, transformed);
-    if (options.store === false) return;
+    const receipt: SendReceipt = {
+      messageIds: (await adapter.send(target.chatbotId, target.chatId, transformed))?.messageIds ?? [],
+    };
+    if (options.store === false) return receipt;
     await insertOutgoing(this.deps.db, {
       chatbotId: target.chatbotId,
       channel: target.channel,
@@ -95,5 +98,6 @@ export class Outbox {
       userId: target.chatId,
       replies: 0,
     });
+    return receipt;
   }
 }

@@ -51,6 +51,17 @@ export interface InboundMessage {
   offered?: string[];
   /** Ids or names of files the client says were already sent (`archivosEnviados`). */
   sent?: string[];
+  /**
+   * The id (as {@link SendReceipt.messageIds} gives it) of the message this one answers, when the
+   * follower used the channel's reply (Telegram `reply_to_message`).
+   */
+  replyTo?: string;
+}
+
+/** What a channel reports after sending: the ids of the messages it sent, in the inbound id format. */
+export interface SendReceipt {
+  /** Channel message ids (e.g. Telegram `<chat id>:<message_id>`); empty when the channel has none. */
+  messageIds: string[];
 }
 
 /** One tool call made during a turn, kept with the turn (for the owner, and so a replay calls nothing). */
@@ -274,9 +285,11 @@ export interface ChannelAdapter<Config = unknown> {
   /**
    * Sends a message to a follower of a bot (owner replies, broadcasts, reminders), as it is: the
    * caller has already applied the outbound transformers.
+   * @returns the ids of the messages sent, when the channel has them (a reply to one comes back as
+   *   {@link InboundMessage.replyTo}).
    * @throws when the channel refuses (the error's message says why, without secrets).
    */
-  send(chatbotId: string, chatId: string, message: OutboundMessage): Promise<void>;
+  send(chatbotId: string, chatId: string, message: OutboundMessage): Promise<SendReceipt | void>;
   /**
    * Downloads media a follower sent (by its `channelFileId`), for plugins that read it (voice
    * transcription). Channels without media downloads leave it out.
@@ -453,8 +466,9 @@ export interface PluginContext<Options = unknown> extends RuntimeContext {
    * transformers, and stores it in the conversation.
    * @throws AppError BAD_REQUEST when the channel cannot push messages; the adapter's error when
    *   the channel refuses (nothing is stored then).
+   * @returns the channel's ids of the messages sent (empty when it has none).
    */
-  send(target: DeliveryTarget, message: OutboundMessage, options?: SendOptions): Promise<void>;
+  send(target: DeliveryTarget, message: OutboundMessage, options?: SendOptions): Promise<SendReceipt>;
   /**
    * What a channel can do (`push`, `voiceNotes`, …), or null for a channel no adapter serves in
    * this process: e.g. whether a reminder can reach a follower there before trying.

@@ -16,6 +16,7 @@ import { definePlugin, type FeaturePlugin, type PluginContext } from '../../engi
 import { PROCESSING_ERROR } from './api.ts';
 
 export { PROCESSING_ERROR, VOICE_SEND_ERROR } from './api.ts';
+
 import { FILTERS, PRESETS, type Preset, SAMPLE_RATE } from './presets.ts';
 
 /** Largest recording taken, bytes (10 MB, the attached files' limit, spec 000 §5). */

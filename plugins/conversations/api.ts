@@ -68,3 +68,15 @@ export const ConversationsErrorBody = z.object({ error: z.string(), code: z.stri
 export function hiddenText(text: string): boolean {
   return /^\((texto|archivo):/i.test(text.trim());
 }
+
+/** `GET /api/conversations/:chatbotId/phone`: the owner's phone link. */
+export const PhoneStatus = z.object({
+  telegram: z.boolean(),
+  linked: z.boolean(),
+  linkedAt: z.string().nullable(),
+});
+export type PhoneStatus = z.infer<typeof PhoneStatus>;
+
+/** `POST /api/conversations/:chatbotId/phone`: the one-time deep link. */
+export const PhoneLinkAnswer = z.object({ url: z.string(), expiresAt: z.string() });
+export type PhoneLinkAnswer = z.infer<typeof PhoneLinkAnswer>;

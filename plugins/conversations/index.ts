@@ -1,16 +1,66 @@
 /**
- * Followers' conversations (issue 14, first part; spec 001 §2 Followers chat screen): the owner
- * reads every chat live on /usuarios-conversaciones, writes to a follower through their channel,
- * and takes over: while a conversation is paused the bot stays silent for that follower (their
- * messages are still stored and shown) until the quiet period after the owner's last message ends.
- * Through the registry only: a middleware (the silence), owner routes, its own table, and
- * `ctx.onMessages` for the live screen.
+ * Followers' conversations (issue 14; spec 001 §2 Followers chat screen): the owner reads every
+ * chat live on /usuarios-conversaciones, writes to a follower through their channel, and takes
+ * over: while a conversation is paused the bot stays silent for that follower (their messages are
+ * still stored and shown) until the quiet period after the owner's last message ends. From the
+ * phone (phone.ts): the owner's linked Telegram chat gets each follower message, and a reply to
+ * one goes to that follower and pauses the bot for them.
+ * Through the registry only: a middleware (linking, the phone relay, forwarding, the silence),
+ * owner routes, its own tables, a daily job, and `ctx.onMessages` for the live screen.
  */
 import { z } from 'zod';
-import { definePlugin, type FeaturePlugin } from '../../engine/registry/index.ts';
+import { defineJob } from '../../engine/jobs/index.ts';
+import {
+  definePlugin,
+  type FeaturePlugin,
+  type PluginContext,
+  pluginJob,
+  type TurnContext,
+} from '../../engine/registry/index.ts';
+import { DEFAULT_QUIET_MINUTES } from './api.ts';
 import { migrations } from './migrations.ts';
-import { conversationsDb, findState } from './queries.ts';
+import {
+  claimLinkCode,
+  findForward,
+  findOwnerPhone,
+  forwardText,
+  LINK_CODE,
+  phoneTexts,
+  pruneForwards,
+  recordForwards,
+} from './phone.ts';
+import { phoneRoutes } from './phone-routes.ts';
+import { type ConversationsDb, conversationsDb, findState, saveState } from './queries.ts';
 import { conversationRoutes } from './routes.ts';
+
+/** The daily clean-up of old forwards (phone.ts). */
+export const pruneForwardsJob = defineJob({ name: 'conversations.prune-forwards', data: z.object({}) });
+
+/**
+ * A message the owner wrote from their linked chat: a reply to a forwarded message goes to that
+ * follower as the owner's and pauses the bot for them; anything else gets the help text.
+ */
+async function relayOwnerMessage(ctx: PluginContext, db: ConversationsDb, turn: TurnContext) {
+  const texts = phoneTexts(turn.bot.idioma);
+  const to = turn.inbound.replyTo ? await findForward(db, turn.bot.id, turn.inbound.replyTo) : undefined;
+  if (!to) return { reply: texts.help };
+  const text = turn.inbound.text.trim();
+  if (!text) return { reply: texts.textOnly };
+  const key = { chatbotId: turn.bot.id, channel: to.channel, chatId: to.user_id };
+  const state = await findState(db, key);
+  const quiet = state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
+  await saveState(db, key, { paused_until: new Date(ctx.now().getTime() + quiet * 60_000) }, ctx.now());
+  try {
+    await ctx.send(
+      { chatbotId: turn.bot.id, channel: to.channel, chatId: to.user_id },
+      { text },
+      { sender: 'owner' },
+    );
+  } catch (err) {
+    return { reply: texts.failed(err instanceof Error ? err.message : String(err)) };
+  }
+  return { silent: true as const, reason: 'the owner answered a follower from their phone' };
+}
 
 /** Builds the conversations plugin. */
 export function createConversationsPlugin(): FeaturePlugin<never> {
@@ -24,17 +74,62 @@ export function createConversationsPlugin(): FeaturePlugin<never> {
       return {
         middleware: [
           async (turn) => {
-            const state = await findState(db, {
-              chatbotId: turn.bot.id,
-              channel: turn.inbound.channel,
-              chatId: turn.inbound.follower.id,
-            });
+            const { inbound, bot } = turn;
+            const follower = { chatbotId: bot.id, channel: inbound.channel, chatId: inbound.follower.id };
+            // The owner opens the dashboard's deep link: `/start own-…` links this chat.
+            const code = LINK_CODE.exec(inbound.text.trim());
+            if (code) {
+              const linked = await claimLinkCode(
+                db,
+                bot.id,
+                code[1]!,
+                { channel: inbound.channel, chatId: inbound.follower.id },
+                ctx.now(),
+              );
+              const texts = phoneTexts(bot.idioma);
+              return { reply: linked ? texts.linked(bot.business_name) : texts.badCode };
+            }
+            const phone = await findOwnerPhone(db, bot.id);
+            const linked = phone?.chat_id ? { channel: phone.channel!, chatId: phone.chat_id } : null;
+            if (linked && linked.channel === inbound.channel && linked.chatId === inbound.follower.id)
+              return relayOwnerMessage(ctx, db, turn);
+            // Every follower message reaches the owner's phone, paused or not; the turn does not wait.
+            if (linked)
+              void ctx
+                .send(
+                  { chatbotId: bot.id, channel: linked.channel, chatId: linked.chatId },
+                  { text: forwardText(phoneTexts(bot.idioma), inbound) },
+                  { store: false },
+                )
+                .then((r) =>
+                  recordForwards(db, bot.id, r.messageIds, {
+                    channel: inbound.channel,
+                    userId: inbound.follower.id,
+                  }),
+                )
+                .catch((err) =>
+                  ctx.log.warn({ err, chatbotId: bot.id }, 'forward to the owner’s phone failed'),
+                );
+            const state = await findState(db, follower);
             if (state?.paused_until && new Date(state.paused_until) > turn.now)
               return { silent: true, reason: 'the owner took over this conversation' };
             return undefined;
           },
         ],
-        routes: { prefix: '', plugin: conversationRoutes(ctx, db) },
+        routes: {
+          prefix: '',
+          plugin: async (app) => {
+            await app.register(conversationRoutes(ctx, db));
+            await app.register(phoneRoutes(ctx, db));
+          },
+        },
+        jobs: [
+          pluginJob(pruneForwardsJob, async () => {
+            const n = await pruneForwards(db, ctx.now());
+            if (n) ctx.log.info({ pruned: n }, 'old forwards to the owner’s phone deleted');
+          }),
+        ],
+        cron: [{ definition: pruneForwardsJob, cron: '20 4 * * *', data: {} }],
       };
     },
   }) as FeaturePlugin<never>;

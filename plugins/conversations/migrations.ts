@@ -1,6 +1,8 @@
 /**
- * The conversations plugin's own table (docs/plugins.md): per follower conversation, whether the
- * owner has taken it over (the bot stays silent until `paused_until`) and what the owner has read.
+ * The conversations plugin's own tables (docs/plugins.md): per follower conversation, whether the
+ * owner has taken it over (the bot stays silent until `paused_until`) and what the owner has read;
+ * the owner's own Telegram chat linked to the bot (a one-time code, stored hashed, until linked);
+ * and which follower each message forwarded to that chat came from (so a reply finds them).
  */
 import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
@@ -27,6 +29,32 @@ export const migrations: Record<string, Migration> = {
     },
     async down(db) {
       await run(db, ['DROP TABLE conversation_state']);
+    },
+  },
+  '202611270000_owner_phone': {
+    async up(db) {
+      await run(db, [
+        `CREATE TABLE conversation_owner_phones (
+          chatbot_id text PRIMARY KEY REFERENCES chatbots(id) ON DELETE CASCADE,
+          channel text,
+          chat_id text,
+          code_hash text,
+          code_expires_at timestamptz,
+          linked_at timestamptz
+        )`,
+        `CREATE TABLE conversation_forwards (
+          chatbot_id text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+          message_id text NOT NULL,
+          channel text NOT NULL,
+          user_id text NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (chatbot_id, message_id)
+        )`,
+        'CREATE INDEX conversation_forwards_age ON conversation_forwards (created_at)',
+      ]);
+    },
+    async down(db) {
+      await run(db, ['DROP TABLE conversation_forwards', 'DROP TABLE conversation_owner_phones']);
     },
   },
 };

@@ -20,12 +20,34 @@ export interface ConversationStateTable {
   last_read_id: ColumnType<string, string | number | undefined, string | number>;
   updated_at: Timestamp;
 }
-export type ConversationsDb = Kysely<Database & { conversation_state: ConversationStateTable }>;
+/** `conversation_owner_phones` (migrations.ts): the owner's own chat linked to a bot. */
+export interface OwnerPhonesTable {
+  chatbot_id: string;
+  channel: string | null;
+  chat_id: string | null;
+  code_hash: string | null;
+  code_expires_at: Timestamp | null;
+  linked_at: Timestamp | null;
+}
+/** `conversation_forwards` (migrations.ts): a follower message forwarded to the owner's chat. */
+export interface ForwardsTable {
+  chatbot_id: string;
+  message_id: string;
+  channel: string;
+  user_id: string;
+  created_at: Timestamp;
+}
+type Tables = {
+  conversation_state: ConversationStateTable;
+  conversation_owner_phones: OwnerPhonesTable;
+  conversation_forwards: ForwardsTable;
+};
+export type ConversationsDb = Kysely<Database & Tables>;
 export type ConversationStateRow = Selectable<ConversationStateTable>;
 
-/** The store with the plugin's table. */
+/** The store with the plugin's tables. */
 export function conversationsDb(db: Kysely<Database>): ConversationsDb {
-  return db.withTables<{ conversation_state: ConversationStateTable }>();
+  return db.withTables<Tables>();
 }
 
 /** One conversation: a follower of a bot on a channel. */
@@ -108,6 +130,9 @@ export async function listFollowers(
     left join followers f on f.chatbot_id = ${chatbotId} and f.channel = c.channel and f.external_id = c.user_id
     left join conversation_state s on s.chatbot_id = ${chatbotId} and s.channel = c.channel and s.chat_id = c.user_id
     where ${like === null ? sql`true` : sql`(c.user_id ilike ${like} or f.username ilike ${like})`}
+      -- The owner's own linked chat (replies from the phone) is not a follower.
+      and not exists (select 1 from conversation_owner_phones o
+        where o.chatbot_id = ${chatbotId} and o.channel = c.channel and o.chat_id = c.user_id)
     order by c.last_at desc, c.last_id desc
     limit 200`.execute(db);
   return result.rows.map((r) => ({

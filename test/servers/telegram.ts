@@ -23,6 +23,8 @@ export interface BotCall {
   at: number;
   /** Set when the call was answered with an error (an injected failure, a blocked chat). */
   failed?: number;
+  /** The message a successful `sendMessage` created (its `message_id`, for a follower's reply). */
+  result?: { message_id: number };
 }
 
 /** A bot the server knows. */
@@ -51,6 +53,7 @@ export interface FakeTelegram {
     token: string,
     from: { id: number; username?: string; first_name?: string },
     text: string,
+    replyTo?: number,
   ): Promise<Record<string, unknown>>;
   /** A new update id (shared counter). */
   nextUpdateId(): number;
@@ -203,8 +206,11 @@ export async function startFakeTelegram(
         }
         return ok(bot.queue.slice(0, Number(params.limit ?? 100)));
       }
-      case 'sendMessage':
-        return ok(message(bot, params.chat_id, { text: params.text }));
+      case 'sendMessage': {
+        const sent = message(bot, params.chat_id, { text: params.text });
+        call.result = sent;
+        return ok(sent);
+      }
       case 'getFile': {
         const file = media.get(String(params.file_id));
         if (!file) return reply.code(400).send(error(400, 'Bad Request: invalid file_id'));
@@ -295,7 +301,7 @@ export async function startFakeTelegram(
       for (const w of [...bot.waiters]) w();
       return null;
     },
-    async sendText(token, from, text) {
+    async sendText(token, from, text, replyTo) {
       const update = {
         update_id: fake.nextUpdateId(),
         message: {
@@ -309,6 +315,9 @@ export async function startFakeTelegram(
             ...(from.username ? { username: from.username } : {}),
           },
           text,
+          ...(replyTo !== undefined
+            ? { reply_to_message: { message_id: replyTo, date: 0, chat: { id: from.id, type: 'private' } } }
+            : {}),
           ...(text.startsWith('/')
             ? { entities: [{ type: 'bot_command', offset: 0, length: text.split(' ')[0]!.length }] }
             : {}),

@@ -25,6 +25,7 @@ import {
 import { quietEventSource } from '../lib/sse.ts';
 import { BroadcastBar } from './BroadcastBar.tsx';
 import { enterSends } from './ChatComposer.tsx';
+import { PhoneLink } from './PhoneLink.tsx';
 import { Alert } from './ui.tsx';
 import { VoiceRecorder } from './VoiceRecorder.tsx';
 
@@ -67,6 +68,7 @@ export function Conversations({ chatbotId }: { chatbotId: string }) {
 
   return (
     <div className="space-y-4">
+      <PhoneLink chatbotId={chatbotId} />
       <BroadcastBar chatbotId={chatbotId} />
       <div className="grid gap-4 min-[700px]:grid-cols-[300px_1fr]">
         <aside

@@ -4,7 +4,12 @@
  * contract. Failures come back as a {@link ConversationsError} with the server's text.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { FollowersAnswer, MessagesAnswer } from '../../../plugins/conversations/api.ts';
+import type {
+  FollowersAnswer,
+  MessagesAnswer,
+  PhoneLinkAnswer,
+  PhoneStatus,
+} from '../../../plugins/conversations/api.ts';
 
 export type { FollowerRow, MessageRow, MessagesAnswer } from '../../../plugins/conversations/api.ts';
 
@@ -112,4 +117,22 @@ export function deleteConversation(
     'DELETE',
     `/api/conversations/${chatbotId}/messages?channel=${encodeURIComponent(channel)}&userId=${encodeURIComponent(userId)}`,
   );
+}
+
+/** Whether the owner's Telegram is linked; every 3 s while a link is waiting to be opened. */
+export const phoneQuery = (chatbotId: string, waiting: boolean) =>
+  queryOptions({
+    queryKey: ['conversations', chatbotId, 'phone'],
+    queryFn: () => call<PhoneStatus>('GET', `/api/conversations/${chatbotId}/phone`),
+    refetchInterval: (q) => (waiting && !q.state.data?.linked ? FALLBACK_REFRESH_MS : false),
+  });
+
+/** A one-time deep link that links the owner's Telegram (valid 15 minutes). */
+export function createPhoneLink(chatbotId: string): Promise<PhoneLinkAnswer> {
+  return call('POST', `/api/conversations/${chatbotId}/phone`);
+}
+
+/** Unlinks the owner's Telegram. */
+export function unlinkPhone(chatbotId: string): Promise<{ linked: false }> {
+  return call('DELETE', `/api/conversations/${chatbotId}/phone`);
 }

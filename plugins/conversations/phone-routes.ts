@@ -1,0 +1,105 @@
+/**
+ * The owner's phone link routes (issue 14 §2, phone.ts), scoped to the session's owner and bot:
+ *
+ * - `GET    /api/conversations/:chatbotId/phone`: whether the owner's Telegram is linked;
+ * - `POST   /api/conversations/:chatbotId/phone`: a new one-time deep link to link it;
+ * - `DELETE /api/conversations/:chatbotId/phone`: unlinks it (no more forwards).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, BOT_NOT_FOUND } from '../../engine/errors.ts';
+import type { PluginContext } from '../../engine/registry/index.ts';
+import { PhoneLinkAnswer, PhoneStatus } from './api.ts';
+import { createLinkCode, findOwnerPhone, unlinkOwnerPhone } from './phone.ts';
+import type { ConversationsDb } from './queries.ts';
+
+const BotParams = z.object({ chatbotId: z.string().min(1).max(100) });
+const ErrorBody = z.object({ error: z.string(), code: z.string().optional() });
+
+export function phoneRoutes(ctx: PluginContext, db: ConversationsDb): FastifyPluginAsyncZod {
+  const ownedBot = async (req: Parameters<PluginContext['requireOwner']>[0], chatbotId: string) => {
+    const owner = await ctx.requireOwner(req);
+    const bot = await db
+      .selectFrom('chatbots')
+      .select(['id', 'telegram_username', 'telegram_token'])
+      .where('id', '=', chatbotId)
+      .where('user_id', '=', owner.id)
+      .executeTakeFirst();
+    if (!bot) throw new AppError('NOT_FOUND', BOT_NOT_FOUND);
+    return bot;
+  };
+  const probe = (method: 'GET' | 'POST' | 'DELETE') => ({
+    owner: { probe: (a: { botId: string }) => ({ method, url: `/api/conversations/${a.botId}/phone` }) },
+  });
+
+  return async (app) => {
+    app.get(
+      '/api/conversations/:chatbotId/phone',
+      {
+        config: probe('GET'),
+        schema: {
+          summary: 'Whether the owner’s own Telegram is linked to the bot',
+          description:
+            'Issue 14 §2: `telegram` says whether the bot has Telegram connected (needed to link); `linked` and `linkedAt` ' +
+            'whether the owner’s chat gets the followers’ messages.',
+          tags: ['conversations'],
+          params: BotParams,
+          response: { 200: PhoneStatus, 404: ErrorBody },
+        },
+      },
+      async (req) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        const phone = await findOwnerPhone(db, bot.id);
+        return {
+          telegram: Boolean(bot.telegram_token && bot.telegram_username),
+          linked: Boolean(phone?.chat_id),
+          linkedAt: phone?.linked_at ? new Date(phone.linked_at).toISOString() : null,
+        };
+      },
+    );
+
+    app.post(
+      '/api/conversations/:chatbotId/phone',
+      {
+        config: probe('POST'),
+        schema: {
+          summary: 'A one-time deep link that links the owner’s Telegram',
+          description:
+            'Issue 14 §2: answers `{url, expiresAt}`: `https://t.me/<bot>?start=own-…`, valid 15 minutes and once. Opening ' +
+            'it in Telegram and pressing Start links that chat (replacing a linked one). 409 `noTelegram` when the bot has ' +
+            'no Telegram connected.',
+          tags: ['conversations'],
+          params: BotParams,
+          response: { 200: PhoneLinkAnswer, 404: ErrorBody, 409: ErrorBody },
+        },
+      },
+      async (req, reply) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        if (!bot.telegram_token || !bot.telegram_username)
+          return reply.code(409).send({ error: 'Conecta primero tu bot de Telegram.', code: 'noTelegram' });
+        const { code, expiresAt } = await createLinkCode(db, bot.id, ctx.now());
+        const username = bot.telegram_username.replace(/^@/, '');
+        return { url: `https://t.me/${username}?start=${code}`, expiresAt: expiresAt.toISOString() };
+      },
+    );
+
+    app.delete(
+      '/api/conversations/:chatbotId/phone',
+      {
+        config: probe('DELETE'),
+        schema: {
+          summary: 'Unlinks the owner’s Telegram',
+          description: 'Issue 14 §2: the owner’s chat stops getting the followers’ messages.',
+          tags: ['conversations'],
+          params: BotParams,
+          response: { 200: z.object({ linked: z.literal(false) }), 404: ErrorBody },
+        },
+      },
+      async (req) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        await unlinkOwnerPhone(db, bot.id);
+        return { linked: false as const };
+      },
+    );
+  };
+}
