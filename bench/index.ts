@@ -17,9 +17,10 @@
  * long-polling bots), the scheduled jobs (bench/jobs.ts: lateness of 1,000 jobs due in the
  * same second), the reservations (bench/reservations.ts: tool-calling turns/s against plain turns,
  * lateness of 1,000 reminders due together), the followers' screen (bench/conversations.ts: a follower's
- * message to the owner's live screen), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
+ * message to the owner's live screen), the broadcasts (bench/broadcasts.ts: messages/s to 600 Telegram
+ * followers, lost and duplicated), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
  * 100 numbers, memory per linked-device session). `BENCH_ONLY=telegram` (or `whatsapp`, `dashboard`,
- * `web`, `jobs`, `reservations`, `conversations`) runs one section alone.
+ * `web`, `jobs`, `reservations`, `conversations`, `broadcasts`) runs one section alone.
  *
  * Goals (on Postgres, on a 2-core machine): ≥ 1,000 messages/s and ≥ 40% of the floor's
  * throughput; p99 < 25 ms at 500 messages/s; cold start < 1.5 s. The bench prints the figures
@@ -34,6 +35,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
+import { broadcastsBench } from './broadcasts.ts';
 import { conversationsBench } from './conversations.ts';
 import { cpuWindow } from './cpu.ts';
 import { dashboardSizes } from './dashboard.ts';
@@ -408,6 +410,16 @@ async function main(): Promise<number> {
   } catch (err) {
     failed = true;
     process.stdout.write(`\nConversations: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+
+  try {
+    const broadcasts = await broadcastsBench();
+    process.stdout.write(broadcasts.text);
+    summaries.push(...broadcasts.summaries);
+    if (broadcasts.failed) failed = true;
+  } catch (err) {
+    failed = true;
+    process.stdout.write(`\nBroadcasts: FAILED — ${(err as Error).stack ?? err}\n`);
   }
 
   if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
