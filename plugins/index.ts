@@ -8,11 +8,16 @@ import { billing } from './billing/index.ts';
 import { broadcasts } from './broadcasts/index.ts';
 import { conversations } from './conversations/index.ts';
 import { reservations } from './reservations/index.ts';
+import { voice } from './voice/index.ts';
+import { webSearch } from './web-search/index.ts';
 
 export const plugins: ReadonlyArray<FeaturePlugin<never>> = [
   billing,
   reservations,
+  // Before conversations: a voice note is transcribed even while the owner has taken over.
+  voice,
   conversations,
   audioEffects,
   broadcasts,
+  webSearch,
 ];

@@ -91,7 +91,9 @@ export function broadcastHandler(
     // Each recipient costs one Bot API call per part (text, file, voice note): the pace counts calls.
     const callsEach = Math.max(1, (b.text ? 1 : 0) + (file ? 1 : 0) + (b.voice ? 1 : 0));
     const gap = (1000 * callsEach) / RATE_PER_SECOND;
-    let last = 0;
+    // Send times follow a fixed schedule one gap apart (not "a gap after the last send finished"),
+    // so the database work and timer lateness of each message do not slow the pace below the rate.
+    let next = Date.now();
     for (;;) {
       if (job.signal.aborted) throw new Error('broadcast attempt aborted');
       if (Date.now() - started > SLICE_MS) {
@@ -107,10 +109,10 @@ export function broadcastHandler(
       for (const r of batch) {
         const key = { id: broadcastId, channel: r.channel, chatId: r.chat_id };
         // Wait for the pace first, so a process killed while waiting leaves this recipient pending.
-        const wait = last + gap - Date.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        const now = Date.now();
+        if (next > now) await new Promise((resolve) => setTimeout(resolve, next - now));
         if (!(await moveRecipient(db, key, 'pending', 'sending'))) continue;
-        last = Date.now();
+        next = Math.max(next, now) + gap;
         try {
           await ctx.send({ chatbotId: b.chatbot_id, channel: r.channel, chatId: r.chat_id }, message, {
             sender: 'owner',
