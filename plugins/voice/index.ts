@@ -20,22 +20,13 @@ import { AppError } from '../../engine/errors.ts';
 import { definePlugin, type FeaturePlugin } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
 import { applyEffect } from '../audio-effects/index.ts';
+import { VoiceStatus } from './api.ts';
 import { createSpeaker, createTranscriber, type Speaker, spokenText, VoiceEnv } from './speech.ts';
 
 /** Telegram's and WhatsApp's comfortable size for a voice note (issue 15 §2), bytes. */
 export const MAX_VOICE_BYTES = 512 * 1024;
 /** Media kinds the plugin transcribes. */
 const HEARD = new Set(['voice', 'audio']);
-
-/** `GET /api/voice/status`. */
-export const VoiceStatus = z.object({
-  /** Voice notes are transcribed. */
-  hearing: z.boolean(),
-  /** Replies can be spoken. */
-  speaking: z.boolean(),
-  /** The voices the owner can pick (empty without a speech server). */
-  voices: z.array(z.string()),
-});
 
 /** Sample sentences for the voice preview, in each bot language. */
 const PREVIEW: Record<string, string> = {

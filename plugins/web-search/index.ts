@@ -13,6 +13,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { definePlugin, type FeaturePlugin, type PluginTool } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
+import { WebSearchStatus } from './api.ts';
 import { SearchError, SearxngClient } from './searxng.ts';
 
 /** What the plugin reads from the environment. */
@@ -23,13 +24,6 @@ export const WebSearchEnv = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   CHARLA_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(200).max(30_000).default(5000),
-});
-
-/** `GET /api/web-search/status`. */
-export const WebSearchStatus = z.object({
-  available: z.boolean(),
-  /** Why it is off (`notConfigured`), for the dashboard's text. */
-  reason: z.enum(['notConfigured']).nullable(),
 });
 
 const SearchInput = z.object({

@@ -9,7 +9,7 @@
  *   public checkbox of /configure.
  * - `reservations`: the Reservas checkbox of /configure and its "Ver reservas" and "Configurar"
  *   buttons (spec 000 §2, 001 §2).
- * - `webSearch`: the "Búsqueda web" checkbox of /configure (no web-search plugin answers yet).
+ * - `webSearch`: the "Búsqueda web" checkbox of /configure (with the web-search plugin's availability).
  * - `followers`: /usuarios-conversaciones, /main's "Interactuar con seguidores" card.
  * - `gestion`: /gestion, /main's "Gestión" card and the "Renovar en Gestión" link of the days
  *   warning.
@@ -17,7 +17,7 @@
 export const FEATURES = {
   facebots: false,
   reservations: true,
-  webSearch: false,
+  webSearch: true,
   followers: true,
   gestion: true,
 } as const satisfies Record<string, boolean>;

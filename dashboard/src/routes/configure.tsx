@@ -28,6 +28,7 @@ import { FilesManager } from '../components/FilesManager.tsx';
 import { ReservationsControls } from '../components/Reservations.tsx';
 import { TelegramConnect } from '../components/TelegramConnect.tsx';
 import { Alert, Button, Check, Field, Section, Select, TextArea } from '../components/ui.tsx';
+import { VoiceSearchControls } from '../components/VoiceSearchControls.tsx';
 import { WhatsAppSection } from '../components/WhatsAppConnect.tsx';
 import { meQuery } from '../lib/auth.ts';
 import { type MyChatbot, myChatbotQuery } from '../lib/bot.ts';
@@ -75,6 +76,8 @@ type Form = Pick<
   | 'is_public'
   | 'enable_web_search'
   | 'enable_reservations'
+  | 'enable_audio'
+  | 'selected_voice_id'
 >;
 
 /** A new bot's form: the spec's defaults (000 §9), in the interface language (issue 10). */
@@ -89,6 +92,8 @@ const empty = (language: string): Form => ({
   is_public: true,
   enable_web_search: false,
   enable_reservations: false,
+  enable_audio: false,
+  selected_voice_id: null,
 });
 
 function Configure() {
@@ -126,6 +131,8 @@ function Configure() {
         is_public,
         enable_web_search,
         enable_reservations,
+        enable_audio,
+        selected_voice_id,
       } = bot.data;
       setForm({
         business_name,
@@ -138,6 +145,8 @@ function Configure() {
         is_public,
         enable_web_search,
         enable_reservations,
+        enable_audio,
+        selected_voice_id,
       });
     }
   }, [bot.data]);
@@ -266,13 +275,15 @@ function Configure() {
               checked={form.is_public}
               onChange={(v) => set('is_public', v)}
             />
-            {enabled('webSearch') ? (
-              <Check
-                label={t('configure.webSearch')}
-                checked={form.enable_web_search}
-                onChange={(v) => set('enable_web_search', v)}
-              />
-            ) : null}
+            {/* The web-search and voice plugins bring their switches, with what the server can do. */}
+            <VoiceSearchControls
+              webSearch={form.enable_web_search}
+              onWebSearch={(v) => set('enable_web_search', v)}
+              audio={form.enable_audio}
+              onAudio={(v) => set('enable_audio', v)}
+              voice={form.selected_voice_id}
+              onVoice={(v) => set('selected_voice_id', v)}
+            />
             {/* The reservations plugin brings its "Ver reservas" and "Configurar" buttons with it. */}
             {enabled('reservations') ? (
               <ReservationsControls
