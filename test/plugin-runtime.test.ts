@@ -372,7 +372,7 @@ describe.each(DIALECTS)('the plugin runtime on %s', (kind) => {
       voiceNotes: true,
       maxTextLength: 4096,
     });
-    expect(state.ctx!.capabilities('web')).toMatchObject({ push: true, voiceNotes: false });
+    expect(state.ctx!.capabilities('web')).toMatchObject({ push: true, voiceNotes: true });
     expect(state.ctx!.capabilities('fax')).toBeNull();
   });
 

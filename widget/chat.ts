@@ -55,6 +55,9 @@ const FALLBACK_TEXTS: WidgetTexts = {
   close: 'Cerrar',
   error: 'Lo siento, estoy teniendo problemas técnicos. ¿Puedes intentar de nuevo en un momento? 😅',
   openFile: 'Abrir archivo',
+  record: 'Grabar un mensaje de voz',
+  stopRecording: 'Detener y enviar',
+  micError: 'No se pudo acceder al micrófono.',
 };
 
 /** Spec 001 §9 timings. */
@@ -68,6 +71,12 @@ const PUSHED_POLL_MS = 15_000;
 
 const CLOSE_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" d="M6 6l12 12M18 6 6 18"/></svg>';
+const MIC_ICON =
+  '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-3.1a7 7 0 0 0 6-6.9z"/></svg>';
+const STOP_ICON =
+  '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><rect x="6" y="6" width="12" height="12" rx="2" fill="currentColor"/></svg>';
+/** Longest voice message, ms. */
+const MAX_RECORDING_MS = 120_000;
 const SEND_ICON =
   '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M3.4 20.4 21 12 3.4 3.6 3.4 10l12.6 2-12.6 2z"/></svg>';
 
@@ -77,6 +86,8 @@ interface Message {
   bot: boolean;
   error?: boolean;
   attachment?: Attachment | null;
+  /** A spoken reply (`data:audio/ogg;base64,…`); not kept across pages. */
+  voice?: string | null;
 }
 
 /** What a tab keeps of its conversation. */
@@ -127,7 +138,12 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   });
   const sendButton = h('button', { type: 'submit', class: 'send', disabled: true });
   sendButton.innerHTML = SEND_ICON;
-  const bar = h('form', { class: 'bar' }, input, sendButton);
+  const micButton = h('button', { type: 'button', class: 'mic' });
+  micButton.innerHTML = MIC_ICON;
+  // A browser without a microphone API gets no button.
+  const canRecord = typeof MediaRecorder !== 'undefined' && Boolean(navigator.mediaDevices?.getUserMedia);
+  let recorder: MediaRecorder | null = null;
+  const bar = h('form', { class: 'bar' }, input, ...(canRecord ? [micButton] : []), sendButton);
   const win = h(
     'section',
     { class: 'win', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'charla-title', hidden: true },
@@ -152,6 +168,8 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     input.placeholder = texts.placeholder;
     input.setAttribute('aria-label', texts.placeholder);
     sendButton.setAttribute('aria-label', texts.send);
+    micButton.setAttribute('aria-label', recorder ? texts.stopRecording : texts.record);
+    micButton.title = recorder ? texts.stopRecording : texts.record;
     sendButton.title = texts.send;
   }
   applyConfig();
@@ -165,6 +183,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     const blocked = pending || !available || !config;
     input.disabled = blocked;
     sendButton.disabled = blocked || !input.value.trim();
+    micButton.disabled = blocked && !recorder;
     const length = input.value.length;
     count.hidden = length < COUNT_FROM;
     count.textContent = `${length}/${MAX_MESSAGE_CHARS}`;
@@ -208,6 +227,8 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     if (m.text) body.append(h('p', { class: 'text' }, m.text));
     const file = m.attachment ? fileNode(m.attachment) : null;
     if (file) body.append(file);
+    if (m.voice?.startsWith('data:audio/'))
+      body.append(h('audio', { controls: true, src: m.voice, class: 'voice', 'aria-label': texts.record }));
     return h('div', { class: `row ${m.bot ? 'bot' : 'user'}` }, body);
   }
 
@@ -227,7 +248,8 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   }
 
   function keep(): void {
-    keptSlot.set(JSON.stringify({ messages: messages.slice(-KEPT_MESSAGES), offered, sent } satisfies Kept));
+    const kept = messages.slice(-KEPT_MESSAGES).map(({ voice: _voice, ...m }) => m);
+    keptSlot.set(JSON.stringify({ messages: kept, offered, sent } satisfies Kept));
   }
 
   function add(m: Message): HTMLElement {
@@ -372,7 +394,12 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       streamed = null;
       const answer = reply as WidgetReply | null;
       if (failed || !answer) return fail();
-      const row = add({ text: answer.reply, bot: true, attachment: answer.attachment });
+      const row = add({
+        text: answer.reply,
+        bot: true,
+        attachment: answer.attachment,
+        voice: answer.voice ?? null,
+      });
       const { archivos } = answer.contenedorEmpatico;
       sent = answer.archivosEnviados;
       offered = archivos.action === 'LIST' ? archivos.lista : [];
@@ -388,6 +415,89 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       setPending(false);
       keep();
       if (isOpen && document.activeElement === document.body) input.focus();
+    }
+  }
+
+  /** The microphone button: starts a recording, or stops it and sends it as a voice message. */
+  async function toggleRecording(): Promise<void> {
+    if (recorder) {
+      recorder.stop();
+      return;
+    }
+    if (pending || !available || !config) return;
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch {
+      add({ text: texts.micError, bot: true, error: true });
+      return;
+    }
+    const chunks: Blob[] = [];
+    const r = new MediaRecorder(stream);
+    recorder = r;
+    const cap = setTimeout(() => r.state === 'recording' && r.stop(), MAX_RECORDING_MS);
+    r.ondataavailable = (e) => {
+      if (e.data.size) chunks.push(e.data);
+    };
+    r.onstop = () => {
+      clearTimeout(cap);
+      for (const track of stream.getTracks()) track.stop();
+      recorder = null;
+      micButton.classList.remove('rec');
+      micButton.innerHTML = MIC_ICON;
+      micButton.setAttribute('aria-pressed', 'false');
+      applyConfig();
+      void sendVoice(new Blob(chunks, { type: r.mimeType || 'audio/webm' }));
+    };
+    r.start(250);
+    micButton.classList.add('rec');
+    micButton.innerHTML = STOP_ICON;
+    micButton.setAttribute('aria-pressed', 'true');
+    applyConfig();
+  }
+
+  /** Sends a recording; the visitor's bubble shows what the bot heard, the reply may be spoken. */
+  async function sendVoice(recording: Blob): Promise<void> {
+    if (!recording.size || pending || !config) return;
+    choices?.remove();
+    choices = null;
+    const mine = add({ text: '🎤 …', bot: false });
+    setPending(true);
+    try {
+      const form = new FormData();
+      form.append('visitorId', visitor);
+      form.append('messageId', randomId());
+      form.append('audio', recording, 'voz.webm');
+      const res = await fetch(`${api}/voice`, { method: 'POST', credentials: 'omit', body: form });
+      if (res.status === 403) {
+        unavailable((await errorText(res)) ?? config.unavailableText ?? texts.error);
+        return;
+      }
+      if (!res.ok) return fail();
+      const answer = (await res.json()) as WidgetReply;
+      const heard = `🎤 ${answer.heard && !answer.heard.startsWith('[') ? answer.heard : ''}`.trim();
+      mine.querySelector('.text')!.textContent = heard;
+      messages[messages.length - 1]!.text = heard;
+      const row = add({
+        text: answer.reply,
+        bot: true,
+        attachment: answer.attachment,
+        voice: answer.voice ?? null,
+      });
+      const { archivos } = answer.contenedorEmpatico;
+      sent = answer.archivosEnviados;
+      offered = archivos.action === 'LIST' ? archivos.lista : [];
+      offer(offered, row);
+      // The visitor just spoke: play the answer (the click on the microphone allows it).
+      void row
+        .querySelector<HTMLAudioElement>('audio.voice')
+        ?.play()
+        .catch(() => {});
+    } catch {
+      fail();
+    } finally {
+      setPending(false);
+      keep();
     }
   }
 
@@ -422,6 +532,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   }
 
   closeButton.addEventListener('click', close);
+  micButton.addEventListener('click', () => void toggleRecording());
   bar.addEventListener('submit', (e) => {
     e.preventDefault();
     void send(input.value);

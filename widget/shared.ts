@@ -36,6 +36,10 @@ export interface WidgetReply {
   contenedorEmpatico: { archivos: ArchivosBlock };
   offline: boolean;
   duplicate: boolean;
+  /** The visitor's message as the bot understood it (a voice message's transcript). */
+  heard?: string;
+  /** The reply as a voice note (`data:audio/ogg;base64,…`) when the bot speaks. */
+  voice?: string | null;
 }
 
 /** What the loader lends the chat UI: its floating button. */

@@ -1,8 +1,9 @@
 /**
  * The public web chat (issue 6), for any website (CORS `*`), addressed by the bot's web key:
  * `GET /api/web/:key/config` (what the widget shows, in the bot's language, and whether the chat is
- * available) and `POST /api/web/:key/message` (one turn, the contract of
- * `POST /api/chatbot-message/:id`, JSON or SSE), rate-limited per visitor, per address and per key.
+ * available), `POST /api/web/:key/message` (one turn, the contract of
+ * `POST /api/chatbot-message/:id`, JSON or SSE) and `POST /api/web/:key/voice` (a recorded voice
+ * message, voice.ts), rate-limited per visitor, per address and per key.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -16,6 +17,7 @@ import { ArchivosBlock, LANG_CODES, languageCode } from '../../engine/schemas.ts
 import { recordWidgetSeen } from '../../engine/store/queries/chatbots.ts';
 import { availability, botByKey, cors, ErrorBody, widgetSiteOrigin } from './shared.ts';
 import { WEB_ERRORS, WIDGET_TEXTS, WidgetTextsSchema } from './texts.ts';
+import { readVoiceUpload, spokenReply, withRecording } from './voice.ts';
 
 /** Rate limits of the public chat (per minute): a key's whole site, one visitor, one network address. */
 export const WEB_RATE_LIMITS = { perKey: 600, perVisitor: 20, perAddress: 60 } as const;
@@ -40,8 +42,22 @@ export const WebMessageBody = ChatMessageBody.pick({
   channel: z.enum(['web', 'ialanding']).default('web'),
 });
 
-/** The answer: the chat route's, with only the `archivos` block of the empathy container. */
-const WebReply = ChatMessageReply.extend({ contenedorEmpatico: z.object({ archivos: ArchivosBlock }) });
+/**
+ * The answer: the chat route's, with only the `archivos` block of the empathy container, what the
+ * bot heard (a voice message's transcript) and the reply's voice note when the bot speaks.
+ */
+const WebReply = ChatMessageReply.extend({
+  contenedorEmpatico: z.object({ archivos: ArchivosBlock }),
+  heard: z
+    .string()
+    .describe('The visitor’s message as the bot understood it (a voice message’s transcript).'),
+  voice: z
+    .string()
+    .nullable()
+    .describe(
+      'Issue 15: the reply as an OGG/Opus voice note, `data:audio/ogg;base64,…`, when the bot speaks.',
+    ),
+});
 
 export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -172,15 +188,7 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
           ...(body.archivosMostrados ? { offered: body.archivosMostrados.map(mentionId) } : {}),
           ...(body.archivosEnviados ? { sent: body.archivosEnviados.map(mentionId) } : {}),
         };
-        const shape = (r: TurnResult) => ({
-          reply: r.reply,
-          attachment: r.attachment,
-          archivosEnviados: r.archivosEnviados,
-          contenedorEmpatico: { archivos: r.contenedorEmpatico.archivos },
-          offline: r.offline,
-          duplicate: r.duplicate,
-          silent: r.silent,
-        });
+        const shape = async (r: TurnResult) => shapeReply(r, await spokenReply(ctx(), r, inbound));
         if (!(req.headers.accept ?? '').includes('text/event-stream'))
           return shape(await ctx().dispatch(inbound));
         const abort = new AbortController();
@@ -195,7 +203,7 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
             onToken: (text) => sse.send('token', { text }),
             signal: abort.signal,
           });
-          sse.send('done', shape(result));
+          sse.send('done', await shape(result));
         } catch (err) {
           if (!(err instanceof AppError)) req.log.error({ err }, 'streamed web turn failed');
           sse.send('error', {
@@ -210,5 +218,67 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
         return reply;
       },
     );
+
+    app.post(
+      '/api/web/:key/voice',
+      {
+        config: { public: true },
+        onRequest: async (_req, reply) => cors(reply),
+        preHandler: limit,
+        schema: {
+          summary: 'A visitor’s voice message to a bot on a website or its IALanding',
+          description:
+            'Issue 15 §1: multipart/form-data `visitorId`, `channel` (web or ialanding), `messageId`, and the recording ' +
+            '(one file, at most 10 MB: WebM/Opus from a browser, OGG, MP3, WAV). It goes through the engine as a voice ' +
+            'note: with a transcription server the bot answers the words (`heard` is the transcript), otherwise it asks ' +
+            'the visitor to write. `voice` carries the spoken reply when the bot speaks. Errors and limits as ' +
+            '`/message`; 413 over 10 MB.',
+          tags: ['web'],
+          params: z.object({ key: z.string().min(1).max(100) }),
+          consumes: ['multipart/form-data'],
+          response: {
+            200: WebReply,
+            400: ErrorBody,
+            403: ErrorBody,
+            404: ErrorBody,
+            413: ErrorBody,
+            429: ErrorBody,
+          },
+        },
+      },
+      async (req, reply) => {
+        const bot = await botByKey(ctx(), req.params.key);
+        const { available, unavailableText } = await availability(ctx(), bot);
+        if (!available) return reply.code(403).send({ error: unavailableText! });
+        const { fields, audio, mime } = await readVoiceUpload(req);
+        return withRecording(audio, mime, async (attachment) => {
+          const inbound = {
+            chatbotId: bot.id,
+            channel: fields.channel,
+            follower: { id: fields.visitorId },
+            text: '',
+            attachments: [attachment],
+            messageId: fields.messageId ?? '',
+          };
+          const result = await ctx().dispatch(inbound);
+          return shapeReply(result, await spokenReply(ctx(), result, inbound));
+        });
+      },
+    );
+  };
+}
+
+/** A turn's answer as the web clients read it. */
+function shapeReply(r: TurnResult, voice: string | null): z.infer<typeof WebReply> {
+  return {
+    reply: r.reply,
+    heard: r.heard,
+    attachment: r.attachment,
+    archivosEnviados: r.archivosEnviados,
+    contenedorEmpatico: { archivos: r.contenedorEmpatico.archivos },
+    offline: r.offline,
+    duplicate: r.duplicate,
+    silent: r.silent,
+    voice,
   };
 }

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { ChannelAdapter, ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
 import { webRoutes } from './routes.ts';
+import { recordingOf } from './voice.ts';
 
 /** The channel id on conversation rows written by the widget. */
 export const WEB = 'web';
@@ -24,7 +25,8 @@ export function createWebAdapter(): ChannelAdapter<Record<string, never>> {
   return {
     id: WEB,
     configSchema: z.object({}).strict() as z.ZodType<Record<string, never>>,
-    capabilities: { maxTextLength: 20_000, voiceNotes: false, choices: true, streaming: true, push: true },
+    // Voice notes: a spoken reply goes back inline with the answer (voice.ts); pushed messages carry text.
+    capabilities: { maxTextLength: 20_000, voiceNotes: true, choices: true, streaming: true, push: true },
     async start(context) {
       ctx = context;
     },
@@ -49,6 +51,10 @@ export function createWebAdapter(): ChannelAdapter<Record<string, never>> {
      */
     async send(_chatbotId, chatId) {
       if (chatId === 'anonymous') throw new Error('an anonymous web visitor cannot receive messages');
+    },
+    /** A recording the visitor is sending in the request being answered (voice.ts). */
+    async downloadMedia(_chatbotId, channelFileId) {
+      return recordingOf(channelFileId);
     },
     async stop() {},
     apiRoutes: webRoutes(need),

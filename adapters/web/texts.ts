@@ -24,6 +24,12 @@ export const WidgetTextsSchema = z.object({
   error: z.string(),
   /** Screen-reader text of a PDF link. */
   openFile: z.string(),
+  /** Label of the microphone button (issue 15: a voice message). */
+  record: z.string(),
+  /** Label of the same button while recording. */
+  stopRecording: z.string(),
+  /** When the browser gives no microphone. */
+  micError: z.string(),
 });
 export type WidgetTexts = z.infer<typeof WidgetTextsSchema>;
 
@@ -37,6 +43,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     close: 'Cerrar el chat',
     error: 'No pudimos conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.',
     openFile: 'Abrir archivo',
+    record: 'Grabar un mensaje de voz',
+    stopRecording: 'Detener y enviar',
+    micError: 'No se pudo acceder al micrófono.',
   },
   en: {
     title: 'AI assistant',
@@ -47,6 +56,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     close: 'Close the chat',
     error: 'We could not reach the server. Check your connection and try again.',
     openFile: 'Open file',
+    record: 'Record a voice message',
+    stopRecording: 'Stop and send',
+    micError: 'Could not access the microphone.',
   },
   fr: {
     title: 'Assistant IA',
@@ -57,6 +69,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     close: 'Fermer le chat',
     error: 'Impossible de joindre le serveur. Vérifiez votre connexion et réessayez.',
     openFile: 'Ouvrir le fichier',
+    record: 'Enregistrer un message vocal',
+    stopRecording: 'Arrêter et envoyer',
+    micError: 'Impossible d’accéder au micro.',
   },
   de: {
     title: 'KI-Assistent',
@@ -67,6 +82,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     close: 'Chat schließen',
     error: 'Der Server ist nicht erreichbar. Prüfe deine Verbindung und versuche es erneut.',
     openFile: 'Datei öffnen',
+    record: 'Sprachnachricht aufnehmen',
+    stopRecording: 'Beenden und senden',
+    micError: 'Kein Zugriff auf das Mikrofon.',
   },
   it: {
     title: 'Assistente IA',
@@ -77,6 +95,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     close: 'Chiudi la chat',
     error: 'Non riusciamo a raggiungere il server. Controlla la connessione e riprova.',
     openFile: 'Apri file',
+    record: 'Registra un messaggio vocale',
+    stopRecording: 'Ferma e invia',
+    micError: 'Impossibile accedere al microfono.',
   },
   ru: {
     title: 'ИИ-ассистент',
@@ -87,6 +108,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     close: 'Закрыть чат',
     error: 'Не удалось связаться с сервером. Проверьте подключение и попробуйте ещё раз.',
     openFile: 'Открыть файл',
+    record: 'Записать голосовое',
+    stopRecording: 'Остановить и отправить',
+    micError: 'Нет доступа к микрофону.',
   },
   hi: {
     title: 'AI सहायक',
@@ -97,6 +121,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     close: 'चैट बंद करें',
     error: 'सर्वर से संपर्क नहीं हो सका। अपना कनेक्शन जाँचें और फिर से कोशिश करें।',
     openFile: 'फ़ाइल खोलें',
+    record: 'वॉइस संदेश रिकॉर्ड करें',
+    stopRecording: 'रोकें और भेजें',
+    micError: 'माइक्रोफ़ोन तक पहुँच नहीं हो सकी।',
   },
 };
 

@@ -349,6 +349,7 @@ export class ConversationEngine {
     this.effects.record({ chatbotId: bot.id, channel: inbound.channel, userId: inbound.follower.id });
     return {
       reply,
+      heard: userText,
       attachment,
       archivosEnviados: sentIds,
       contenedorEmpatico: container,
@@ -428,6 +429,7 @@ export class ConversationEngine {
     });
     return {
       reply: stored.botText,
+      heard: stored.userText,
       attachment: meta?.attachment ?? null,
       archivosEnviados: meta?.archivosEnviados ?? [],
       contenedorEmpatico: container,

@@ -81,6 +81,11 @@ export interface ToolCallRecord {
 export interface TurnResult {
   /** The reply text; empty when `silent`. */
   reply: string;
+  /**
+   * The follower's message as the engine understood and stored it: their words, a middleware's
+   * rewrite (the transcript of a voice note), or the media's name (`[nota de voz]`).
+   */
+  heard: string;
   attachment: Attachment | null;
   /** Ids of every file sent in this conversation so far, this turn's included. */
   archivosEnviados: string[];
