@@ -96,6 +96,8 @@ async function serve(options: ServeOptions): Promise<void> {
     app.engine.offline
       ? '  LLM:             offline responder (set OPENAI_BASE_URL or OPENAI_API_KEY for real replies)'
       : `  LLM:             ${config.llm.model}${config.llm.baseURL ? ` at ${config.llm.baseURL}` : ''}`,
+    // The optional servers of the voice and web-search plugins (README "Voice and search").
+    `  Voice, search:   hearing ${process.env.CHARLA_STT_BASE_URL ? 'on' : 'off'}, speaking ${process.env.CHARLA_TTS_BASE_URL ? 'on' : 'off'}, web search ${process.env.CHARLA_SEARCH_URL ? 'on' : 'off'} (README: Voice and search)`,
     '',
   );
   process.stdout.write(`${lines.join('\n')}\n`);
