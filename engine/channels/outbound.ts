@@ -65,7 +65,11 @@ export class Outbox {
    * @throws AppError BAD_REQUEST when the channel cannot push messages (capabilities.push false)
    *   or is unknown; NOT_FOUND for an unknown bot; the adapter's error when sending fails.
    */
-  async send(target: DeliveryTarget, message: OutboundMessage, options: SendOptions = {}): Promise<SendReceipt> {
+  async send(
+    target: DeliveryTarget,
+    message: OutboundMessage,
+    options: SendOptions = {},
+  ): Promise<SendReceipt> {
     const adapter = this.deps.registry.adapters.get(target.channel);
     if (!adapter) throw new AppError('BAD_REQUEST', `No existe el canal ${target.channel}.`);
     if (!adapter.capabilities.push)

@@ -66,7 +66,12 @@ export function VoiceRecorder({
     },
     [state],
   );
-  useEffect(() => () => recorder.current?.stream.getTracks().forEach((track) => track.stop()), []);
+  useEffect(
+    () => () => {
+      for (const track of recorder.current?.stream.getTracks() ?? []) track.stop();
+    },
+    [],
+  );
 
   async function process(recording: Blob, withPreset: string) {
     setState({ kind: 'processing' });
@@ -95,7 +100,7 @@ export function VoiceRecorder({
       if (e.data.size) chunks.push(e.data);
     };
     r.onstop = () => {
-      stream.getTracks().forEach((track) => track.stop());
+      for (const track of stream.getTracks()) track.stop();
       void process(new Blob(chunks, { type: r.mimeType || 'audio/webm' }), preset);
     };
     r.start(250);

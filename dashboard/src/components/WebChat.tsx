@@ -26,6 +26,8 @@ export interface WebChatMessage {
   /** Files the bot offered to choose from (a LIST reply). */
   offers?: FileRef[];
   error?: boolean;
+  /** The reply spoken (issue 15, "Respuestas de voz"): a `data:audio/ogg` address played inline. */
+  voice?: string | null;
 }
 
 /** Messages kept as history for the next turn. */
@@ -105,6 +107,7 @@ export function useWebChat(chatKey: string | null, t: TFunction, channel: 'web' 
           text: reply.reply,
           isBot: true,
           attachment: reply.attachment,
+          ...(reply.voice ? { voice: reply.voice } : {}),
           ...(archivos.action === 'LIST' ? { offers: archivos.lista } : {}),
         });
       } catch {
@@ -325,6 +328,10 @@ function Bubble({
       >
         <p>{message.text}</p>
         {a ? <FileView file={a} compact t={t} /> : null}
+        {message.voice?.startsWith('data:audio/') ? (
+          // biome-ignore lint/a11y/useMediaCaption: the spoken copy of the reply written above it
+          <audio controls autoPlay src={message.voice} className="w-full max-w-64" />
+        ) : null}
         {message.offers?.length && onPick ? (
           <OfferButtons offers={message.offers} onPick={onPick} t={t} />
         ) : null}

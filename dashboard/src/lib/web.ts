@@ -128,6 +128,8 @@ export interface WebConfig {
 export interface WebReply {
   reply: string;
   attachment: Attachment | null;
+  /** Issue 15: the reply as a voice note (`data:audio/ogg;base64,…`) when the bot speaks. */
+  voice?: string | null;
   archivosEnviados: string[];
   contenedorEmpatico: { archivos: { action: 'SEND' | 'LIST' | 'NONE'; lista: FileRef[] } };
 }

@@ -46,7 +46,10 @@ export const SaveChatbotBody = z.object({
   chatbot_style: z.enum(STYLES).optional(),
   expectations: z.string().max(10_000).optional(),
   enable_web_search: z.boolean().optional(),
-  enable_audio: z.boolean().optional().describe('Issue 15 §2: replies also go out as voice notes (voice plugin).'),
+  enable_audio: z
+    .boolean()
+    .optional()
+    .describe('Issue 15 §2: replies also go out as voice notes (voice plugin).'),
   enable_reservations: z.boolean().optional(),
   selected_voice_id: z.string().max(200).nullable().optional(),
   is_public: z.boolean().optional(),
