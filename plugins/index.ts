@@ -7,6 +7,7 @@ import { audioEffects } from './audio-effects/index.ts';
 import { billing } from './billing/index.ts';
 import { broadcasts } from './broadcasts/index.ts';
 import { conversations } from './conversations/index.ts';
+import { facebots } from './facebots/index.ts';
 import { reservations } from './reservations/index.ts';
 import { voice } from './voice/index.ts';
 import { webSearch } from './web-search/index.ts';
@@ -20,4 +21,5 @@ export const plugins: ReadonlyArray<FeaturePlugin<never>> = [
   audioEffects,
   broadcasts,
   webSearch,
+  facebots,
 ];

@@ -1,0 +1,123 @@
+/**
+ * The Facebots directory (spec 001 §1, §2 Public directory, §4 Like, §5, §7, §8; issue 16 §4):
+ * public bots with a live channel, sorted and filtered, paged; likes counted once per visitor on the
+ * server and rate-limited per address. Through the registry: its own table and public routes.
+ *
+ * - `GET  /api/facebots?sort=&category=&page=`: a page of the directory;
+ * - `POST /api/facebots/:id/like` `{visitorId}`: one like per visitor and bot.
+ */
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../../engine/errors.ts';
+import { publicDescription } from '../../engine/ranking/index.ts';
+import { definePlugin, type FeaturePlugin } from '../../engine/registry/index.ts';
+import { languageCode } from '../../engine/schemas.ts';
+import {
+  DirectoryAnswer,
+  DirectoryQuery,
+  LIKES_PER_ADDRESS_PER_MINUTE,
+  LikeAnswer,
+  LikeBody,
+  PAGE_SIZE,
+} from './api.ts';
+import { migrations } from './migrations.ts';
+import { type FacebotsDb, facebotsDb, isListed, like, listDirectory } from './queries.ts';
+
+const ErrorBody = z.object({ error: z.string() });
+
+function routes(db: FacebotsDb): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(fastifyRateLimit, { global: false });
+    app.get(
+      '/api/facebots',
+      {
+        config: { public: true },
+        schema: {
+          summary: 'The public directory of active bots',
+          description:
+            `Spec 001 §2, §5, §7; issue 16 §4. Bots with \`is_public\` and a live channel (a connected Telegram bot, or an ` +
+            `active IALanding with the web service on), ${PAGE_SIZE} a page. \`sort\`: populares (responses, then likes), ` +
+            'recientes, antiguos, relevantes (likes, then responses); `category` filters by the spec’s categories.',
+          tags: ['facebots'],
+          querystring: DirectoryQuery,
+          response: { 200: DirectoryAnswer },
+        },
+      },
+      async (req) => {
+        const q = DirectoryQuery.parse(req.query);
+        const { rows, more } = await listDirectory(db, q);
+        return {
+          page: q.page,
+          more,
+          bots: rows.map((r) => ({
+            id: r.id,
+            business_name: r.business_name,
+            category: r.category,
+            description: publicDescription(
+              {
+                public_description: r.public_description ?? '',
+                business_description: r.business_description,
+              },
+              languageCode(r.idioma),
+            ).slice(0, 280),
+            telegram_username: r.telegram_username?.replace(/^@/, '') ?? null,
+            responses_count: Number(r.responses_count),
+            likes_count: Number(r.likes_count),
+            ialanding_slug: r.ialanding_slug ?? null,
+            created_at: new Date(r.created_at).toISOString(),
+          })),
+        };
+      },
+    );
+
+    const perAddress = app.createRateLimit({
+      max: LIKES_PER_ADDRESS_PER_MINUTE,
+      timeWindow: 60_000,
+      keyGenerator: (req) => `facebots-like:${req.ip}`,
+    });
+    app.post<{ Params: { id: string }; Body: z.infer<typeof LikeBody> }>(
+      '/api/facebots/:id/like',
+      {
+        config: { public: true },
+        preHandler: async (req, reply) => {
+          const result = await perAddress(req);
+          if (!result.isAllowed && result.isExceeded) {
+            reply.header('retry-after', String(result.ttlInSeconds));
+            return reply.code(429).send({ error: 'Demasiados “me gusta” seguidos. Espera un momento.' });
+          }
+        },
+        schema: {
+          summary: 'Likes a bot of the directory',
+          description:
+            'Spec 001 §4 Like; issue 16 §4: once per visitor (`visitorId`, kept by the browser) and bot; a repeated like ' +
+            `answers the same count with \`counted: false\`. 404 for a bot that is not listed; 429 past ` +
+            `${LIKES_PER_ADDRESS_PER_MINUTE} likes a minute from one address.`,
+          tags: ['facebots'],
+          params: z.object({ id: z.string().min(1).max(100) }),
+          body: LikeBody,
+          response: { 200: LikeAnswer, 404: ErrorBody, 429: ErrorBody },
+        },
+      },
+      async (req) => {
+        if (!(await isListed(db, req.params.id))) throw new AppError('NOT_FOUND', 'Bot no encontrado');
+        return like(db, req.params.id, req.body.visitorId);
+      },
+    );
+  };
+}
+
+/** Builds the Facebots plugin. */
+export function createFacebotsPlugin(): FeaturePlugin<never> {
+  return definePlugin({
+    id: 'facebots',
+    optionsSchema: z.object({}),
+    migrations,
+    setup(ctx) {
+      return { routes: { prefix: '', plugin: routes(facebotsDb(ctx.db)) } };
+    },
+  }) as FeaturePlugin<never>;
+}
+
+/** The registered Facebots plugin (plugins/index.ts). */
+export const facebots = createFacebotsPlugin();
