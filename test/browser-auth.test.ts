@@ -174,7 +174,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(DIALECTS)(
       await page.waitForLoadState('networkidle');
       expect(new URL(page.url()).pathname).toBe('/configure');
 
-      await page.goto(`${base}/facebots`);
+      await page.goto(`${base}/blog`);
       await page.getByRole('heading', { name: 'Esta página aún no existe' }).waitFor();
       await page.getByRole('link', { name: 'Ir a mi panel' }).click();
       await page.waitForURL(`${base}/main`);

@@ -606,7 +606,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     await context.close();
   }, 60_000);
 
-  it('shows the promotional block and eight testimonials, without the directory link until Facebots exists', async () => {
+  it('shows the promotional block, eight testimonials and the directory in its popup', async () => {
     const { context, page } = await ownerPage('promo@example.com');
     await page.getByRole('heading', { name: es('main.greeting', { name: 'promo' }) }).waitFor();
     const promo = page.getByRole('region', { name: es('main.promo.title') });
@@ -620,11 +620,15 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
         expect(shown).toContain(es(`main.testimonials.t${i + 1}.${part}`));
     }
     expect(new Set(await testimonials.locator('figcaption span:first-child').allInnerTexts()).size).toBe(8);
-    // Issue 10: the directory (and its 1200x800 popup) waits for the Facebots issue; nothing on the
-    // page promises it or leads to "Esta página aún no existe".
-    expect(await promo.getByRole('link').count()).toBe(0);
-    expect(await inPage<string>(page, 'document.body.innerText')).not.toContain('Facebots');
-    expect(await page.locator('a[href*="facebots"]').count()).toBe(0);
+    // The directory opens in a 1200x800 popup (spec 000 §2), now that /facebots exists (issue 16).
+    const directory = promo.getByRole('link');
+    expect(await directory.count()).toBe(1);
+    expect(await directory.getAttribute('href')).toBe('/facebots');
+    const [popup] = await Promise.all([page.waitForEvent('popup'), directory.click()]);
+    await popup.waitForLoadState();
+    expect(new URL(popup.url()).pathname).toBe('/facebots');
+    expect(await popup.evaluate('[window.outerWidth, window.outerHeight]')).toEqual([1200, 800]);
+    await popup.getByRole('heading', { name: 'Facebots' }).waitFor();
     await context.close();
   }, 60_000);
 

@@ -379,7 +379,10 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       const { context, page } = await freshPage();
       await page.goto(`${base}/login`);
       await page.getByRole('heading', { name: 'Iniciar sesión' }).waitFor();
-      expect(await inPage<string>(page, 'document.body.innerText')).not.toContain('Facebots');
+      // The login's "Ver bots activos en Facebots" shows only once the directory exists.
+      expect((await inPage<string>(page, 'document.body.innerText')).includes('Facebots')).toBe(
+        FEATURES.facebots,
+      );
       await signIn(page, DEMO_EMAIL, DEMO_PASSWORD);
 
       // The cards of screens still to come say so and are not links; built ones are links.
@@ -403,7 +406,9 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
         ...(FEATURES.webSearch ? [] : ['Búsqueda web']),
       ];
       for (const label of hidden) expect(await page.getByText(label, { exact: true }).count()).toBe(0);
-      expect(await inPage<string>(page, 'document.body.innerText')).not.toContain('Facebots');
+      expect((await inPage<string>(page, 'document.body.innerText')).includes('Facebots')).toBe(
+        FEATURES.facebots,
+      );
       await shoot(page, 'configure-demo');
 
       // Every link of the owner screens opens a real page.

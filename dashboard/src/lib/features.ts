@@ -15,7 +15,7 @@
  *   warning.
  */
 export const FEATURES = {
-  facebots: false,
+  facebots: true,
   reservations: true,
   webSearch: true,
   followers: true,

@@ -32,21 +32,8 @@ import { VoiceSearchControls } from '../components/VoiceSearchControls.tsx';
 import { WhatsAppSection } from '../components/WhatsAppConnect.tsx';
 import { meQuery } from '../lib/auth.ts';
 import { type MyChatbot, myChatbotQuery } from '../lib/bot.ts';
+import { CATEGORY_KEYS } from '../lib/categories.ts';
 import { enabled } from '../lib/features.ts';
-
-/**
- * Locale keys of the categories (`configure.categories.*`). The stored value stays the spec's
- * Spanish name; the label shows its emoji (CATEGORY_LABELS) and the name in the interface language.
- */
-const CATEGORY_KEYS: Record<(typeof CATEGORIES)[number], string> = {
-  'Empresa o Profesional': 'business',
-  'Artista o Influencer': 'artist',
-  'Divulgador Científico o Educativo': 'educator',
-  'Periódico o Medio de Comunicación': 'media',
-  'Grupo de Amigos': 'friends',
-  'Tienda o Comercio': 'shop',
-  'Club Deportivo o Eventos Deportivos': 'sports',
-};
 
 /** Spec 000 §9: toasts in the configuration screens close after 2 s. */
 const CONFIG_TOAST_MS = 2000;
