@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEATURES } from '../dashboard/src/lib/features.ts';
 import { ffmpegPath } from '../engine/media.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { seriousViolations } from './helpers/axe.ts';
@@ -346,8 +347,10 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
       expect(await page.getByText(en('main.soon'), { exact: true }).count()).toBe(0);
       await page.getByRole('heading', { name: 'Artificial intelligence that knows your business' }).waitFor();
       await page.getByText(en('main.promo.text')).waitFor();
-      // Facebots does not exist yet (lib/features.ts): no link to it (issue 10).
-      expect(await page.getByRole('link', { name: new RegExp(en('main.promo.button')) }).count()).toBe(0);
+      // The directory's popup link, in English (issue 16: Facebots exists).
+      expect(await page.getByRole('link', { name: new RegExp(en('main.promo.button')) }).count()).toBe(
+        FEATURES.facebots ? 1 : 0,
+      );
       await page.getByRole('heading', { name: 'What our users say' }).waitFor();
       const testimonials = page.getByTestId('testimonials').getByRole('listitem');
       expect(await testimonials.count()).toBe(8);
@@ -382,11 +385,12 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
       'configure.expectations',
       'configure.category',
       'configure.language',
-      'configure.public',
+      FEATURES.facebots ? 'configure.publicListed' : 'configure.public',
     ])
       await page.getByLabel(en(label), { exact: true }).waitFor();
-    // Features not built yet stay out of sight (issue 10, lib/features.ts).
-    expect(await page.getByLabel(en('configure.webSearch'), { exact: true }).count()).toBe(0);
+    // Web search is built (issue 15) but this server has no search engine: shown off, with the reason.
+    expect(await page.getByLabel(en('configure.webSearch'), { exact: true }).isDisabled()).toBe(true);
+    await page.getByText(en('voice.searchUnavailable')).waitFor();
     // Reservations are built (issue 12): the checkbox and its two buttons, in English.
     await page.getByLabel(en('configure.reservations'), { exact: true }).waitFor();
     await page.getByRole('button', { name: en('reservations.view') }).waitFor();

@@ -400,7 +400,9 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       }
       // /configure: no Reservas or web search box, no "(aparece en Facebots)".
       await page.goto(`${base}/configure`);
-      await page.getByLabel('Bot público', { exact: true }).waitFor();
+      await page
+        .getByLabel(FEATURES.facebots ? 'Bot público (aparece en Facebots)' : 'Bot público', { exact: true })
+        .waitFor();
       const hidden = [
         ...(FEATURES.reservations ? [] : ['Reservas', 'Ver reservas']),
         ...(FEATURES.webSearch ? [] : ['Búsqueda web']),
