@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../cli/seed.ts';
+import { DEMO_EMAIL, seedDemo } from '../cli/seed.ts';
 import { embedSnippet } from '../widget/snippet.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { CHROMIUM_PATH, FAKE_MICROPHONE_ARGS, launchChromium } from './helpers/chromium.ts';
+import { CHROMIUM_PATH, FAKE_MICROPHONE_ARGS, launchChromium, signInAs } from './helpers/chromium.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
 import { type SpeechServers, startSpeechServers } from './servers/speech.ts';
 
@@ -30,6 +30,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !WIDGET_BUILT)('the widget’s mic
   let servers: SpeechServers;
   let site: Server;
   let siteOrigin: string;
+  let base: string;
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -44,9 +45,10 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !WIDGET_BUILT)('the widget’s mic
     });
     const http = await app.http();
     await http.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(http.server.address() as AddressInfo).port}`;
+    base = `http://127.0.0.1:${(http.server.address() as AddressInfo).port}`;
     app.setBaseUrl(base);
     const demo = await seedDemo(app);
+    await app.owner(DEMO_EMAIL);
     await app.store.db
       .updateTable('chatbots')
       .set({ enable_audio: true })
@@ -108,6 +110,29 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !WIDGET_BUILT)('the widget’s mic
       .poll(() => voice.evaluate((a) => (a as unknown as { currentTime: number }).currentTime))
       .toBeGreaterThan(0);
     await page.screenshot({ path: join(SHOTS, 'widget-voice-1280.png') });
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('the owner’s test chat sends a voice message and plays the spoken reply', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 860 },
+      locale: 'es-ES',
+      permissions: ['microphone'],
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await signInAs(page, base, DEMO_EMAIL);
+    await page.getByRole('button', { name: 'Probar el chatbot' }).click();
+    const chat = page.getByRole('region', { name: 'Chat de El Pato Pepe' });
+    await chat.getByRole('button', { name: 'Grabar un mensaje de voz' }).click();
+    await chat.getByRole('button', { name: 'Detener y enviar' }).waitFor();
+    await new Promise((r) => setTimeout(r, 1200));
+    await chat.getByRole('button', { name: 'Detener y enviar' }).click();
+    await chat.getByText('🎤 ¿A qué hora abrís el sábado?').waitFor();
+    await chat.getByText('Respuesta: ¿A qué hora abrís el sábado?').waitFor();
+    expect(await chat.getByTestId('voice-reply').getAttribute('src')).toMatch(/^data:audio\/ogg;base64,/);
+    await page.screenshot({ path: join(SHOTS, 'test-chat-voice-1280.png') });
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

@@ -380,6 +380,7 @@ export class ConversationEngine {
       capabilities: adapter?.capabilities ?? null,
       async media(index) {
         const attachment = inbound.attachments?.[index];
+        if (attachment?.data) return { data: attachment.data, mime: attachment.mime ?? null };
         if (!attachment?.channelFileId) throw new Error(`attachment ${index} has no channel file id`);
         if (!adapter?.downloadMedia) throw new Error(`channel ${inbound.channel} cannot download media`);
         return adapter.downloadMedia(inbound.chatbotId, attachment.channelFileId);

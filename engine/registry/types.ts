@@ -31,6 +31,11 @@ export interface InboundAttachment {
   /** A public address of the bytes, if the channel gives one. */
   url?: string;
   mime?: string;
+  /**
+   * The bytes themselves, when the client sent them with the message (an HTTP client's recording):
+   * {@link TurnContext.media} gives them without asking a channel. Never stored.
+   */
+  data?: Buffer;
 }
 
 /** A message from a follower, normalised by its adapter (DESIGN.md, the one path). */

@@ -7,7 +7,7 @@
  * after it).
  */
 import type { TFunction } from 'i18next';
-import { type KeyboardEvent, useId } from 'react';
+import { type KeyboardEvent, type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_MESSAGE_CHARS } from '../../../engine/limits.ts';
 
@@ -55,12 +55,15 @@ export function ChatComposer({
   onChange,
   onSend,
   pending,
+  extra,
 }: {
   value: string;
   onChange: (value: string) => void;
   onSend: () => void;
   /** A reply is on its way: input and button are disabled. */
   pending: boolean;
+  /** More controls before the send button (the test chat's microphone). */
+  extra?: ReactNode;
 }) {
   const { t } = useTranslation();
   const counterId = useId();
@@ -79,6 +82,7 @@ export function ChatComposer({
           onKeyDown={enterSends(onSend)}
           className="max-h-24 min-h-10 flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-600 focus:outline-none disabled:bg-slate-100"
         />
+        {extra}
         <button
           type="button"
           onClick={onSend}

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import type { Attachment, ContenedorEmpatico, FileRef } from '../../../engine/schemas.ts';
 import { readEvents } from '../lib/sse.ts';
 import { ChatComposer } from './ChatComposer.tsx';
+import { MicButton } from './MicButton.tsx';
 import { OfflineBanner } from './OfflineBanner.tsx';
 
 interface ChatMessage {
@@ -20,6 +21,8 @@ interface ChatMessage {
   isBot: boolean;
   attachment?: Attachment | null;
   error?: boolean;
+  /** The reply spoken (issue 15): a `data:audio/ogg` address played inline. */
+  voice?: string | null;
 }
 
 interface Reply {
@@ -97,6 +100,41 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
   useEffect(() => {
     listRef.current?.scrollTo({ top: listRef.current.scrollHeight });
   }, [messages, streaming]);
+
+  /** A voice message: the bubble shows what the bot heard; a spoken reply plays inline. */
+  async function sendVoice(audio: Blob) {
+    if (pending || !chatbotId) return;
+    setMessages((m) => [...m, { text: '🎤 …', isBot: false }]);
+    setPending(true);
+    try {
+      const form = new FormData();
+      form.append('visitorId', visitorId);
+      form.append('channel', 'test');
+      form.append('messageId', crypto.randomUUID());
+      form.append('audio', audio, 'voz.webm');
+      const res = await fetch(`/api/chatbot-voice/${encodeURIComponent(chatbotId)}`, {
+        method: 'POST',
+        body: form,
+      });
+      if (!res.ok) {
+        say(res.status === 404 ? t('chat.errors.notFound') : t('chat.errors.message'), true);
+        return;
+      }
+      const reply = (await res.json()) as Reply & { heard: string; voice: string | null };
+      const heard = `🎤 ${reply.heard.startsWith('[') ? '' : reply.heard}`.trim();
+      setMessages((m) => [
+        ...m.slice(0, -1),
+        { text: heard, isBot: false },
+        { text: reply.reply, isBot: true, attachment: reply.attachment, voice: reply.voice },
+      ]);
+      setSent(reply.archivosEnviados);
+      setOffline(reply.offline);
+    } catch {
+      say(t('chat.errors.network'), true);
+    } finally {
+      setPending(false);
+    }
+  }
 
   async function send() {
     const text = input.trim();
@@ -220,7 +258,13 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
         ) : null}
       </div>
       {chatbotId ? (
-        <ChatComposer value={input} onChange={setInput} onSend={() => void send()} pending={pending} />
+        <ChatComposer
+          value={input}
+          onChange={setInput}
+          onSend={() => void send()}
+          pending={pending}
+          extra={<MicButton disabled={pending} onRecorded={(audio) => void sendVoice(audio)} />}
+        />
       ) : (
         <div className="border-t border-slate-200 p-2">
           <a
@@ -269,6 +313,10 @@ function Bubble({ message }: { message: ChatMessage }) {
         {a?.type === 'video' ? (
           // biome-ignore lint/a11y/useMediaCaption: owner-uploaded video has no captions
           <video controls preload="metadata" src={a.url} className="max-h-48 rounded-lg" />
+        ) : null}
+        {message.voice?.startsWith('data:audio/') ? (
+          // biome-ignore lint/a11y/useMediaCaption: the spoken copy of the reply written above it
+          <audio controls autoPlay src={message.voice} className="w-56" data-testid="voice-reply" />
         ) : null}
       </div>
     </div>

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ANONYMOUS_FOLLOWER } from '../../conversation/engine.ts';
+import { ANONYMOUS_FOLLOWER, turnBotOf } from '../../conversation/engine.ts';
 import { greeting } from '../../conversation/texts.ts';
 import { AppError, botNotFound } from '../../errors.ts';
 import {
@@ -86,6 +86,13 @@ export const ChatMessageReply = z.object({
 });
 
 const ErrorBody = z.object({ error: z.string() });
+/** Largest voice message taken by `/api/chatbot-voice/:id`, bytes (10 MB). */
+const MAX_VOICE_UPLOAD_BYTES = 10 * 1024 * 1024;
+const VoiceFields = z.object({
+  visitorId: z.string().min(1).max(128).optional(),
+  messageId: z.string().min(1).max(200).optional(),
+  channel: z.enum(['web', 'test', 'ialanding', 'cli']).default('test'),
+});
 const IdParams = z.object({ id: z.string().min(1).max(100) });
 
 export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => {
@@ -207,6 +214,93 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
         sse.end();
       }
       return reply;
+    },
+  );
+
+  app.post(
+    '/api/chatbot-voice/:id',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Send a follower’s voice message and get the bot’s reply',
+        description:
+          'Issue 15 §4 (the owner’s test chat; the widget uses `/api/web/:key/voice`): multipart/form-data `visitorId`, ' +
+          '`messageId`, `channel` (default `test`) and the recording (one file, at most 10 MB). It goes through the engine ' +
+          'as a voice note: with a transcription server the bot answers the words and `heard` is the transcript, ' +
+          'otherwise the bot asks to write. `voice` carries the reply as an OGG/Opus voice note ' +
+          '(`data:audio/ogg;base64,…`) when the bot speaks ("Respuestas de voz"). 404 for an unknown bot; 413 over 10 MB.',
+        tags: ['chat'],
+        params: IdParams,
+        consumes: ['multipart/form-data'],
+      },
+    },
+    async (req) => {
+      const loaded = await deps.engine.cache.get(req.params.id);
+      if (!loaded) throw botNotFound();
+      if (!req.isMultipart()) throw new AppError('BAD_REQUEST', 'Envía el audio como multipart/form-data.');
+      const fields: Record<string, string> = {};
+      let data: Buffer | undefined;
+      let mime: string | null = null;
+      for await (const part of req.parts({
+        limits: { fileSize: MAX_VOICE_UPLOAD_BYTES, files: 1, fields: 5 },
+      })) {
+        if (part.type === 'file') {
+          try {
+            data = await part.toBuffer();
+          } catch (err) {
+            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+              throw new AppError('PAYLOAD_TOO_LARGE', 'La grabación supera los 10 MB.');
+            throw err;
+          }
+          mime = part.mimetype || null;
+        } else fields[part.fieldname] = String(part.value ?? '');
+      }
+      const form = VoiceFields.safeParse(fields);
+      if (!form.success) throw new AppError('BAD_REQUEST', 'Campos no válidos.');
+      if (!data?.length) throw new AppError('BAD_REQUEST', 'Falta el audio.');
+      const inbound = {
+        chatbotId: req.params.id,
+        channel: form.data.channel,
+        follower: { id: form.data.visitorId ?? ANONYMOUS_FOLLOWER },
+        text: '',
+        attachments: [{ type: 'voice', data, ...(mime ? { mime } : {}) }],
+        messageId: form.data.messageId ?? '',
+      };
+      const r = await deps.engine.handleTurn(inbound);
+      let voice: string | null = null;
+      if (!r.silent && r.reply) {
+        // The plugins' outbound transformers, as for a channel that carries voice notes.
+        const out = await deps.registry
+          .transformOutbound(
+            { text: r.reply, attachment: r.attachment },
+            {
+              bot: turnBotOf(loaded.bot),
+              channel: inbound.channel,
+              chatId: inbound.follower.id,
+              capabilities: {
+                maxTextLength: 20_000,
+                voiceNotes: true,
+                choices: true,
+                streaming: false,
+                push: false,
+              },
+              inbound,
+            },
+          )
+          .catch(() => null);
+        if (out?.voice) voice = `data:audio/ogg;base64,${out.voice.data.toString('base64')}`;
+      }
+      return {
+        reply: r.reply,
+        heard: r.heard,
+        voice,
+        attachment: r.attachment,
+        archivosEnviados: r.archivosEnviados,
+        contenedorEmpatico: { archivos: r.contenedorEmpatico.archivos },
+        offline: r.offline,
+        duplicate: r.duplicate,
+        silent: r.silent,
+      };
     },
   );
 
