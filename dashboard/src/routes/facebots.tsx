@@ -32,7 +32,7 @@ function Facebots() {
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           <Link to="/" className="flex items-center gap-2 font-bold text-brand-800">
-            <Logo /> Facebots
+            <Logo /> {t('facebots.title')}
           </Link>
           <div className="flex items-center gap-3">
             <LanguageSelector />
