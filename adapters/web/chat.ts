@@ -17,7 +17,7 @@ import { ArchivosBlock, LANG_CODES, languageCode } from '../../engine/schemas.ts
 import { recordWidgetSeen } from '../../engine/store/queries/chatbots.ts';
 import { availability, botByKey, cors, ErrorBody, widgetSiteOrigin } from './shared.ts';
 import { WEB_ERRORS, WIDGET_TEXTS, WidgetTextsSchema } from './texts.ts';
-import { readVoiceUpload, spokenReply, withRecording } from './voice.ts';
+import { readVoiceUpload, spokenReply } from './voice.ts';
 
 /** Rate limits of the public chat (per minute): a key's whole site, one visitor, one network address. */
 export const WEB_RATE_LIMITS = { perKey: 600, perVisitor: 20, perAddress: 60 } as const;
@@ -251,18 +251,17 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
         const { available, unavailableText } = await availability(ctx(), bot);
         if (!available) return reply.code(403).send({ error: unavailableText! });
         const { fields, audio, mime } = await readVoiceUpload(req);
-        return withRecording(audio, mime, async (attachment) => {
-          const inbound = {
-            chatbotId: bot.id,
-            channel: fields.channel,
-            follower: { id: fields.visitorId },
-            text: '',
-            attachments: [attachment],
-            messageId: fields.messageId ?? '',
-          };
-          const result = await ctx().dispatch(inbound);
-          return shapeReply(result, await spokenReply(ctx(), result, inbound));
-        });
+        const inbound = {
+          chatbotId: bot.id,
+          channel: fields.channel,
+          follower: { id: fields.visitorId },
+          text: '',
+          // The bytes travel with the message: a transcribing plugin reads them through turn.media().
+          attachments: [{ type: 'voice', data: audio, ...(mime ? { mime } : {}) }],
+          messageId: fields.messageId ?? '',
+        };
+        const result = await ctx().dispatch(inbound);
+        return shapeReply(result, await spokenReply(ctx(), result, inbound));
       },
     );
   };

@@ -10,7 +10,6 @@
 import { z } from 'zod';
 import type { ChannelAdapter, ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
 import { webRoutes } from './routes.ts';
-import { recordingOf } from './voice.ts';
 
 /** The channel id on conversation rows written by the widget. */
 export const WEB = 'web';
@@ -51,10 +50,6 @@ export function createWebAdapter(): ChannelAdapter<Record<string, never>> {
      */
     async send(_chatbotId, chatId) {
       if (chatId === 'anonymous') throw new Error('an anonymous web visitor cannot receive messages');
-    },
-    /** A recording the visitor is sending in the request being answered (voice.ts). */
-    async downloadMedia(_chatbotId, channelFileId) {
-      return recordingOf(channelFileId);
     },
     async stop() {},
     apiRoutes: webRoutes(need),

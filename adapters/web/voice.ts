@@ -3,26 +3,17 @@
  * (`POST /api/web/:key/voice`, multipart) that goes through the engine as a voice note, so a
  * transcribing plugin can hear it; and a reply that an outbound transformer gave a voice note (the
  * voice plugin's "Respuestas de voz") comes back inline as a `data:audio/ogg;base64,…` address the
- * widget and the IALanding play. Nothing is stored on disk: the recording lives for the request.
+ * widget and the IALanding play. Nothing is stored on disk: the recording travels with the inbound
+ * message (`attachments[0].data`) for the length of the request.
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
+import { readSingleFileForm } from '../../engine/http/multipart.ts';
 import type { ChannelContext, InboundMessage, TurnResult } from '../../engine/registry/index.ts';
 
 /** Largest recording taken, bytes (10 MB, the attached files' limit). */
 export const MAX_WEB_RECORDING_BYTES = 10 * 1024 * 1024;
-
-/** Recordings of requests being answered, by their id (the inbound attachment's channelFileId). */
-const recordings = new Map<string, { data: Buffer; mime: string | null }>();
-
-/** The bytes of a recording being answered (the web adapter's downloadMedia). */
-export function recordingOf(id: string): { data: Buffer; mime: string | null } {
-  const found = recordings.get(id);
-  if (!found) throw new Error('the recording is no longer available');
-  return found;
-}
 
 /** The fields of `POST /api/web/:key/voice` besides the recording. */
 export const WebVoiceFields = z.object({
@@ -42,43 +33,18 @@ export const WebVoiceFields = z.object({
 export async function readVoiceUpload(
   req: FastifyRequest,
 ): Promise<{ fields: z.infer<typeof WebVoiceFields>; audio: Buffer; mime: string | null }> {
-  if (!req.isMultipart()) throw new AppError('BAD_REQUEST', 'Envía el audio como multipart/form-data.');
-  const raw: Record<string, string> = {};
-  let audio: Buffer | undefined;
-  let mime: string | null = null;
-  for await (const part of req.parts({
-    limits: { fileSize: MAX_WEB_RECORDING_BYTES, files: 1, fields: 5 },
-  })) {
-    if (part.type === 'file') {
-      try {
-        audio = await part.toBuffer();
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError('PAYLOAD_TOO_LARGE', 'La grabación supera los 10 MB.');
-        throw err;
-      }
-      mime = part.mimetype || null;
-    } else raw[part.fieldname] = String(part.value ?? '');
-  }
+  const { fields: raw, file } = await readSingleFileForm(req, {
+    maxBytes: MAX_WEB_RECORDING_BYTES,
+    tooLarge: () => 'La grabación supera los 10 MB.',
+    notMultipart: 'Envía el audio como multipart/form-data.',
+    maxFields: 5,
+  });
+  const audio = file?.data;
+  const mime = file?.mime ?? null;
   const fields = WebVoiceFields.safeParse(raw);
   if (!fields.success) throw new AppError('BAD_REQUEST', 'Falta el identificador del visitante.');
   if (!audio?.length) throw new AppError('BAD_REQUEST', 'Falta el audio.');
   return { fields: fields.data, audio, mime };
-}
-
-/** Runs `turn` with the recording reachable by `inbound`'s attachment, then forgets it. */
-export async function withRecording<T>(
-  audio: Buffer,
-  mime: string | null,
-  turn: (attachment: NonNullable<InboundMessage['attachments']>[number]) => Promise<T>,
-): Promise<T> {
-  const id = `webrec-${randomUUID()}`;
-  recordings.set(id, { data: audio, mime });
-  try {
-    return await turn({ type: 'voice', channelFileId: id, ...(mime ? { mime } : {}) });
-  } finally {
-    recordings.delete(id);
-  }
 }
 
 /**

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
+import { readSingleFileForm } from '../../engine/http/multipart.ts';
 import { ffmpegPath } from '../../engine/media.ts';
 import { definePlugin, type FeaturePlugin, type PluginContext } from '../../engine/registry/index.ts';
 import { PROCESSING_ERROR } from './api.ts';
@@ -82,20 +83,12 @@ export async function applyEffect(recording: Buffer, preset: Preset): Promise<Bu
 export async function readRecordingForm(
   req: FastifyRequest,
 ): Promise<{ fields: Record<string, string>; recording: Buffer | undefined }> {
-  if (!req.isMultipart()) throw new AppError('BAD_REQUEST', 'Envía el audio como multipart/form-data.');
-  const fields: Record<string, string> = {};
-  let recording: Buffer | undefined;
-  for await (const part of req.parts({ limits: { fileSize: MAX_RECORDING_BYTES, files: 1, fields: 10 } })) {
-    if (part.type === 'file') {
-      try {
-        recording = await part.toBuffer();
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError('PAYLOAD_TOO_LARGE', 'La grabación supera los 10 MB.');
-        throw err;
-      }
-    } else fields[part.fieldname] = String(part.value ?? '');
-  }
+  const { fields, file } = await readSingleFileForm(req, {
+    maxBytes: MAX_RECORDING_BYTES,
+    tooLarge: () => 'La grabación supera los 10 MB.',
+    notMultipart: 'Envía el audio como multipart/form-data.',
+  });
+  const recording = file?.data;
   return { fields, recording };
 }
 

@@ -16,6 +16,7 @@ import {
   MAX_MESSAGE_CHARS,
 } from '../../schemas.ts';
 import { requireOwner } from '../auth.ts';
+import { readSingleFileForm } from '../multipart.ts';
 import type { HttpDeps } from '../server.ts';
 import { openSse } from '../sse.ts';
 import { FileRecord, fileRecord } from '../views.ts';
@@ -237,24 +238,14 @@ export const chatRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
     async (req) => {
       const loaded = await deps.engine.cache.get(req.params.id);
       if (!loaded) throw botNotFound();
-      if (!req.isMultipart()) throw new AppError('BAD_REQUEST', 'Envía el audio como multipart/form-data.');
-      const fields: Record<string, string> = {};
-      let data: Buffer | undefined;
-      let mime: string | null = null;
-      for await (const part of req.parts({
-        limits: { fileSize: MAX_VOICE_UPLOAD_BYTES, files: 1, fields: 5 },
-      })) {
-        if (part.type === 'file') {
-          try {
-            data = await part.toBuffer();
-          } catch (err) {
-            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-              throw new AppError('PAYLOAD_TOO_LARGE', 'La grabación supera los 10 MB.');
-            throw err;
-          }
-          mime = part.mimetype || null;
-        } else fields[part.fieldname] = String(part.value ?? '');
-      }
+      const upload = await readSingleFileForm(req, {
+        maxBytes: MAX_VOICE_UPLOAD_BYTES,
+        tooLarge: () => 'La grabación supera los 10 MB.',
+        notMultipart: 'Envía el audio como multipart/form-data.',
+      });
+      const data = upload.file?.data;
+      const mime = upload.file?.mime ?? null;
+      const fields = upload.fields;
       const form = VoiceFields.safeParse(fields);
       if (!form.success) throw new AppError('BAD_REQUEST', 'Campos no válidos.');
       if (!data?.length) throw new AppError('BAD_REQUEST', 'Falta el audio.');

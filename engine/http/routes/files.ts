@@ -13,6 +13,7 @@ import type { ChatbotFile } from '../../store/database.ts';
 import { findOwnedChatbot } from '../../store/queries/chatbots.ts';
 import { FILES_CHANNEL, type FilesChannelMessage, notifyStreamClose } from '../../store/queries/files.ts';
 import { requireOwner } from '../auth.ts';
+import { readSingleFileForm } from '../multipart.ts';
 import type { HttpDeps } from '../server.ts';
 import { openSse } from '../sse.ts';
 import { FileRecord, fileRecord, UploadedFile } from '../views.ts';
@@ -50,25 +51,11 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
     },
     async (req, reply) => {
       const me = await owner(req);
-      if (!req.isMultipart()) throw new AppError('BAD_REQUEST', 'Envía el archivo como multipart/form-data.');
-      const fields: Record<string, string> = {};
-      let file: { name: string; data: Buffer } | undefined;
-      for await (const part of req.parts({
-        limits: { fileSize: FILE_LIMITS.maxFileBytes, files: 1, fields: 10 },
-      })) {
-        if (part.type === 'file') {
-          try {
-            file = { name: part.filename, data: await part.toBuffer() };
-          } catch (err) {
-            if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-              throw new AppError('PAYLOAD_TOO_LARGE', FILE_MESSAGES.tooBig(part.filename));
-            }
-            throw err;
-          }
-        } else {
-          fields[part.fieldname] = String(part.value ?? '');
-        }
-      }
+      const { fields, file } = await readSingleFileForm(req, {
+        maxBytes: FILE_LIMITS.maxFileBytes,
+        tooLarge: FILE_MESSAGES.tooBig,
+        notMultipart: 'Envía el archivo como multipart/form-data.',
+      });
       if (!file) throw new AppError('BAD_REQUEST', 'Falta el archivo.');
       const chatbotId = fields.chatbotId ?? fields.chatbot_id;
       if (!chatbotId) throw new AppError('BAD_REQUEST', 'Falta chatbotId.');
