@@ -10,36 +10,12 @@ import type {
   PhoneLinkAnswer,
   PhoneStatus,
 } from '../../../plugins/conversations/api.ts';
+import { apiCall } from './api.ts';
 
 export type { FollowerRow, MessageRow, MessagesAnswer } from '../../../plugins/conversations/api.ts';
 
-/** A failed call: the server's `code` and text (or `network`). */
-export class ConversationsError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method,
-      credentials: 'same-origin',
-      ...(body !== undefined
-        ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
-        : {}),
-    });
-  } catch {
-    throw new ConversationsError('network', '');
-  }
-  const data = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) throw new ConversationsError(String(data.code ?? 'server'), String(data.error ?? res.status));
-  return data as T;
-}
+/** A failed call: the server's `code`, `network` or `server` (lib/api.ts). */
+export { ApiError as ConversationsError } from './api.ts';
 
 /** Spec 001 §9: the followers list refreshes every 3 s when the live stream is down. */
 export const FALLBACK_REFRESH_MS = 3000;
@@ -49,7 +25,7 @@ export const followersQuery = (chatbotId: string, q: string, live: boolean) =>
   queryOptions({
     queryKey: ['conversations', chatbotId, 'followers', q],
     queryFn: () =>
-      call<FollowersAnswer>(
+      apiCall<FollowersAnswer>(
         'GET',
         `/api/conversations/${chatbotId}${q ? `?q=${encodeURIComponent(q)}` : ''}`,
       ),
@@ -61,7 +37,7 @@ export const messagesQuery = (chatbotId: string, channel: string, userId: string
   queryOptions({
     queryKey: ['conversations', chatbotId, 'messages', channel, userId],
     queryFn: () =>
-      call<MessagesAnswer>(
+      apiCall<MessagesAnswer>(
         'GET',
         `/api/conversations/${chatbotId}/messages?channel=${encodeURIComponent(channel)}&userId=${encodeURIComponent(userId)}`,
       ),
@@ -75,7 +51,7 @@ export function olderMessages(
   userId: string,
   before: string,
 ): Promise<MessagesAnswer> {
-  return call(
+  return apiCall(
     'GET',
     `/api/conversations/${chatbotId}/messages?channel=${encodeURIComponent(channel)}&userId=${encodeURIComponent(userId)}&before=${before}`,
   );
@@ -88,7 +64,7 @@ export function reply(
   userId: string,
   text: string,
 ): Promise<{ pausedUntil: string }> {
-  return call('POST', `/api/conversations/${chatbotId}/reply`, { channel, userId, text });
+  return apiCall('POST', `/api/conversations/${chatbotId}/reply`, { channel, userId, text });
 }
 
 /** Pauses or resumes the bot for one follower. */
@@ -99,7 +75,7 @@ export function takeover(
   paused: boolean,
   quietMinutes?: number,
 ): Promise<{ pausedUntil: string | null; quietMinutes: number }> {
-  return call('POST', `/api/conversations/${chatbotId}/takeover`, {
+  return apiCall('POST', `/api/conversations/${chatbotId}/takeover`, {
     channel,
     userId,
     paused,
@@ -113,7 +89,7 @@ export function deleteConversation(
   channel: string,
   userId: string,
 ): Promise<{ deleted: number }> {
-  return call(
+  return apiCall(
     'DELETE',
     `/api/conversations/${chatbotId}/messages?channel=${encodeURIComponent(channel)}&userId=${encodeURIComponent(userId)}`,
   );
@@ -123,16 +99,16 @@ export function deleteConversation(
 export const phoneQuery = (chatbotId: string, waiting: boolean) =>
   queryOptions({
     queryKey: ['conversations', chatbotId, 'phone'],
-    queryFn: () => call<PhoneStatus>('GET', `/api/conversations/${chatbotId}/phone`),
+    queryFn: () => apiCall<PhoneStatus>('GET', `/api/conversations/${chatbotId}/phone`),
     refetchInterval: (q) => (waiting && !q.state.data?.linked ? FALLBACK_REFRESH_MS : false),
   });
 
 /** A one-time deep link that links the owner's Telegram (valid 15 minutes). */
 export function createPhoneLink(chatbotId: string): Promise<PhoneLinkAnswer> {
-  return call('POST', `/api/conversations/${chatbotId}/phone`);
+  return apiCall('POST', `/api/conversations/${chatbotId}/phone`);
 }
 
 /** Unlinks the owner's Telegram. */
 export function unlinkPhone(chatbotId: string): Promise<{ linked: false }> {
-  return call('DELETE', `/api/conversations/${chatbotId}/phone`);
+  return apiCall('DELETE', `/api/conversations/${chatbotId}/phone`);
 }
