@@ -1,7 +1,8 @@
 /**
  * The WhatsApp section of `npm run bench` (issue 13), with the LLM replaced by the zero-latency
- * local server and Meta by the local Graph API wire-format server (test/servers/graph.ts, in this
- * process).
+ * local server and Meta by the local Graph API wire-format server (test/servers/graph.ts, in its
+ * own process: bench/graph-api.ts, so answering Charla's replies does not delay the load generator's
+ * clock).
  *
  * 1. **Cloud API webhooks** (for each store of BENCH_STORES): 100 owners with days left, each with a
  *    bot connected to its own Cloud API number (token sealed, as `POST /api/connect-whatsapp-cloud`
@@ -27,7 +28,8 @@ import { join } from 'node:path';
 import { createApp } from '../cli/app.ts';
 import { loadConfig } from '../engine/config.ts';
 import { createLogger } from '../engine/logger.ts';
-import { type FakeGraph, hubSignature, startFakeGraph } from '../test/servers/graph.ts';
+import { hubSignature } from '../test/servers/graph.ts';
+import { benchToken, type GraphStats } from './graph-api.ts';
 import { maxThroughput, steadyRate, type Target } from './load.ts';
 import { type Child, freePort, freshPostgresDb, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
 import { faults, fmtMs, fmtRate, mark, table } from './report.ts';
@@ -47,7 +49,7 @@ const log = (line: string) => process.stderr.write(`  · ${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Writes `count` owners with days left and bots, each on Cloud API number `9000000 + i`. */
-async function prepareNumbers(dataDir: string, databaseUrl: string, graph: FakeGraph, count: number) {
+async function prepareNumbers(dataDir: string, databaseUrl: string, count: number) {
   const app = await createApp(
     loadConfig({ CHARLA_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, CHARLA_SECRET: SECRET }),
     { log: createLogger({ level: 'silent' }), env: {} },
@@ -57,14 +59,8 @@ async function prepareNumbers(dataDir: string, databaseUrl: string, graph: FakeG
     const expires = new Date(Date.now() + 30 * DAY);
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const token = `EAAbench${i}xxxxxxxxxxxxxxxxxxxxxxxx`;
+      const token = benchToken(i);
       const phoneNumberId = String(9_000_000 + i);
-      graph.addNumber({
-        id: phoneNumberId,
-        display_phone_number: `+34 600 ${i}`,
-        verified_name: 'Bench',
-        tokens: [token],
-      });
       const owner = await db
         .insertInto('owners')
         .values({ email: `wa${i}@bench.example.com`, email_verified: true, image: null })
@@ -157,12 +153,17 @@ async function benchCloud(
 ): Promise<{ text: string; summary: string; broken: string[] }> {
   const broken: string[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), `charla-bench-wa-${store}-`));
-  const graph = await startFakeGraph();
+  const graphApi = spawnNode('fake Graph API', ['bin/run-ts.js', 'bench/graph-api.ts', String(NUMBERS)]);
   let charla: Child | undefined;
   try {
+    const graph = JSON.parse((await graphApi.waitForLine(/^(\{.*\})\s*$/, 30_000))[1]!) as {
+      url: string;
+      control: string;
+    };
+    const stats = async () => (await (await fetch(`${graph.control}/stats`)).json()) as GraphStats;
     const databaseUrl = store === 'postgres' ? await freshPostgresDb(PG_DB) : '';
     log(`WhatsApp on ${LABEL[store]}: ${NUMBERS} owners with Cloud API numbers`);
-    await prepareNumbers(dataDir, databaseUrl, graph, NUMBERS);
+    await prepareNumbers(dataDir, databaseUrl, NUMBERS);
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     charla = spawnNode(
@@ -183,21 +184,21 @@ async function benchCloud(
     await waitHealthy(`${origin}/healthz`, charla, 60_000);
     let counter = 1;
     const target = webhookTarget(origin, () => counter++);
-    const sent = () =>
-      graph.calls.filter((c) => c.path.endsWith('/messages') && c.body?.type === 'text').length;
+    const sent = async () => (await stats()).texts;
     const drained = async (acked: number, label: string) => {
       const deadline = Date.now() + 90_000;
-      let last = sent();
+      let last = await sent();
       let quietSince = Date.now();
       while (Date.now() < deadline) {
         await sleep(100);
-        const now = sent();
+        const now = await sent();
         if (now !== last) {
           last = now;
           quietSince = Date.now();
         } else if (now >= acked && Date.now() - quietSince > 1000) break;
       }
-      if (sent() < acked) broken.push(`${label}: ${sent()} replies for ${acked} acknowledged messages`);
+      const total = await sent();
+      if (total < acked) broken.push(`${label}: ${total} replies for ${acked} acknowledged messages`);
     };
     const probe = await steadyRate(target, 10, 1, 0.1, 'probe');
     if (probe.ok !== 1)
@@ -210,13 +211,13 @@ async function benchCloud(
       await drained(acked, 'warm-up');
     }
     log(`WhatsApp on ${LABEL[store]}: (a) ${BURST} webhooks over 50 connections`);
-    const before = sent();
+    const before = await sent();
     const t0 = Date.now();
     const burst = await maxThroughput(target, 50, 60, 'burst', BURST);
     acked += burst.ok;
     await drained(acked, '(a)');
-    const lastReply = Math.max(...graph.calls.filter((c) => c.path.endsWith('/messages')).map((c) => c.at));
-    const handledRate = ((sent() - before) / Math.max(1, lastReply - t0)) * 1000;
+    const after = await stats();
+    const handledRate = ((after.texts - before) / Math.max(1, (after.lastMessageAt ?? t0) - t0)) * 1000;
     log(`WhatsApp on ${LABEL[store]}: (b) ${RATE} webhooks/s over 20 connections, ${SECONDS} s`);
     const steady = await steadyRate(target, RATE, 20, SECONDS, 'steady');
     acked += steady.ok;
@@ -238,12 +239,12 @@ async function benchCloud(
       ['errors / timeouts / non-2xx / mismatches (a)', faults(burst), ''],
       ['                                         (b)', faults(steady), ''],
     ];
-    const text = `\nWhatsApp Cloud API webhooks on ${LABEL[store]} — ${NUMBERS} numbers, ${FOLLOWERS} followers each, zero-latency LLM, local Graph API server in the bench process\n${table(rows)}\n  A webhook is acknowledged once its messages are stored in the inbox (signature checked on the raw body); replies go through the Graph API server.\n`;
+    const text = `\nWhatsApp Cloud API webhooks on ${LABEL[store]} — ${NUMBERS} numbers, ${FOLLOWERS} followers each, zero-latency LLM, local Graph API server in its own process\n${table(rows)}\n  A webhook is acknowledged once its messages are stored in the inbox (signature checked on the raw body); replies go through the Graph API server.\n`;
     const summary = `WhatsApp Cloud API on ${LABEL[store]}: ${fmtRate(burst.rate)} webhooks acknowledged/s, ${fmtRate(handledRate)} answered/s, p99 to the 200 ${fmtMs(steady.p99)} at ${RATE}/s`;
     return { text, summary, broken };
   } finally {
     await charla?.stop(15_000);
-    await graph.close();
+    await graphApi.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

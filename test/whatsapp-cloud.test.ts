@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWhatsAppAdapter, type WhatsAppAdapter } from '../adapters/whatsapp/index.ts';
-import { messageStatus } from '../adapters/whatsapp/queries.ts';
+import { messageStatus } from '../adapters/whatsapp/messages.ts';
 import { WHATSAPP_ERRORS } from '../adapters/whatsapp/texts.ts';
 import type { ChannelAdapter } from '../engine/registry/index.ts';
 import { createTestApp, fakeLlm } from './helpers/app.ts';
@@ -265,13 +265,18 @@ describe('WhatsApp Cloud API against a local Graph API server', () => {
       messageWebhook('5553', { waId: '34600333444' }, { type: 'text', text: { body: 'hola' } }).body,
     );
     await graph.waitFor(() => graph.messages('5553', '34600333444').length > 0);
-    const { message_id: wamid } = await adapter
-      .db()
-      .selectFrom('whatsapp_messages')
-      .select('message_id')
-      .where('chatbot_id', '=', botId)
-      .where('direction', '=', 'out')
-      .executeTakeFirstOrThrow();
+    // The reply's record is stored once the Graph API has answered the send, just after the fake
+    // counts it: wait for the record, not for the fake.
+    const outgoing = () =>
+      adapter
+        .db()
+        .selectFrom('whatsapp_messages')
+        .select('message_id')
+        .where('chatbot_id', '=', botId)
+        .where('direction', '=', 'out')
+        .executeTakeFirst();
+    await expect.poll(outgoing, { timeout: 5000 }).toBeDefined();
+    const { message_id: wamid } = (await outgoing())!;
     const t = Math.floor(Date.now() / 1000);
     const s = (status: string, dt: number) => ({
       id: wamid,

@@ -16,9 +16,9 @@
  * inbox; on renewal both come back and answer what waited.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import { LRUCache } from 'lru-cache';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
-import type { ChannelAdapter, ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
+import type { ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
 import { type BaileysLib, loadBaileys } from './baileys/lib.ts';
 import { BaileysSession, type SessionEnd } from './baileys/session.ts';
@@ -26,76 +26,41 @@ import { describeGraphError, Graph } from './cloud/graph.ts';
 import { CloudTransport } from './cloud/transport.ts';
 import { webhookRoutes } from './cloud/webhook.ts';
 import {
+  type CloudNumberInfo,
+  type WhatsAppAdapter,
+  type WhatsAppAdapterOptions,
+  WhatsAppConfig,
+} from './contract.ts';
+import { pruneMessages, storeIncoming, touchContact } from './messages.ts';
+import {
   cloudNumber,
   connectionOf,
-  pruneMessages,
   recordConnectionError,
-  storeIncoming,
   touchConnection,
-  touchContact,
-  type WaDb,
-  waDb,
   whatsappBotIds,
 } from './queries.ts';
 import { whatsappApiRoutes } from './routes.ts';
 import { parseSettings, type WhatsAppSettings } from './settings.ts';
 import { createAnswering, MAX_TEXT } from './shared/answer.ts';
 import { PermanentSendError, type WaInbound, WHATSAPP } from './shared/types.ts';
+import { waDb } from './tables.ts';
 
+export type { CloudNumberInfo, WhatsAppAdapter, WhatsAppAdapterOptions } from './contract.ts';
+export { WhatsAppConfig } from './contract.ts';
 export { WHATSAPP } from './shared/types.ts';
-
-/** A bot's stored connection, as the registry sees it (secrets decrypted). */
-export const WhatsAppConfig = z.discriminatedUnion('backend', [
-  z.object({ backend: z.literal('baileys') }),
-  z.object({ backend: z.literal('cloud'), phoneNumberId: z.string().min(1), token: z.string().min(1) }),
-]);
-export type WhatsAppConfig = z.infer<typeof WhatsAppConfig>;
 
 /** One bot connected in this process. */
 type Connection =
   | { backend: 'baileys'; session: BaileysSession }
   | { backend: 'cloud'; transport: CloudTransport; phoneNumberId: string; graph: Graph };
 
-/** Options of {@link createWhatsAppAdapter} (tests replace Baileys at its module boundary). */
-export interface WhatsAppAdapterOptions {
-  loadBaileys?: () => Promise<BaileysLib>;
-}
-
-/** A Cloud API number as the webhook needs it (cached briefly). */
-export interface CloudNumberInfo {
-  chatbotId: string;
-  /** The app secret that signs this number's webhooks (its own, or META_APP_SECRET), or null. */
-  appSecret: string | null;
-}
-
-/** What {@link WhatsAppAdapter} exposes beyond the registry interface (routes and tests use it). */
-export interface WhatsAppAdapter extends ChannelAdapter<WhatsAppConfig> {
-  settings(): WhatsAppSettings;
-  context(): ChannelContext;
-  db(): WaDb;
-  /** This process's id in the linked-device leases. */
-  readonly holder: string;
-  /** The linked-device session of a bot, when this process holds it. */
-  session(chatbotId: string): BaileysSession | undefined;
-  /** The bot and webhook secret of a Cloud API phone number id, or undefined. */
-  cloudNumber(phoneNumberId: string): Promise<CloudNumberInfo | undefined>;
-  /** Forgets cached Cloud API numbers (after a connect or a removal). */
-  invalidateCloud(): void;
-  /** The webhook verify token (WHATSAPP_VERIFY_TOKEN, or derived from the instance secret). */
-  verifyToken(): string;
-  /** A Graph API client for a token. */
-  graph(token: string): Graph;
-  /** Records a problem for the owner (stored: every process shows it). */
-  recordError(chatbotId: string, message: string): Promise<void>;
-  /** Records that a message arrived (throttled store write). */
-  touch(chatbotId: string): void;
-  /** Stores a follower's message in the inbox (the webhook and the linked devices call it). */
-  acceptMessage(chatbotId: string, message: WaInbound): Promise<'stored' | 'duplicate'>;
-}
-
 /** How often a bot's "last message received" is written, at most, ms. */
 const TOUCH_EVERY_MS = 30_000;
-/** How long a Cloud API number lookup is cached, ms. */
+/**
+ * How long a Cloud API number lookup is fresh, ms. Past it the webhook still answers from the
+ * cached value at once while one background lookup refreshes it (a lookup on the pool the turns
+ * use was a webhook's slowest step: issue 13's p99 time to the 200).
+ */
 const CLOUD_CACHE_MS = 10_000;
 /** How long a Cloud API credentials check in the health view is reused, ms. */
 const CLOUD_CHECK_MS = 60_000;
@@ -111,7 +76,27 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
   const connections = new Map<string, Connection>();
   const touched = new Map<string, number>();
   const lastUpdate = new Map<string, Date>();
-  const cloudCache = new Map<string, { value: CloudNumberInfo | undefined; at: number }>();
+  const cloudCache = new LRUCache<string, { value: CloudNumberInfo | undefined }>({
+    max: 50_000,
+    ttl: CLOUD_CACHE_MS,
+    allowStale: true,
+    noDeleteOnStaleGet: true,
+    fetchMethod: async (phoneNumberId) => {
+      const { ctx, settings, db } = need();
+      const row = await cloudNumber(db, phoneNumberId);
+      return {
+        value:
+          row && row.status === 'active'
+            ? {
+                chatbotId: row.chatbot_id,
+                appSecret: row.app_secret
+                  ? ctx.secrets.decrypt(row.app_secret)
+                  : (settings.META_APP_SECRET ?? null),
+              }
+            : undefined,
+      };
+    },
+  });
   const cloudChecks = new Map<string, { error: string | null; at: number }>();
   const mediaIds = new Map<string, Map<string, { id: string; at: number }>>();
   let pruneTimer: NodeJS.Timeout | undefined;
@@ -363,21 +348,7 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
       return c?.backend === 'baileys' ? c.session : undefined;
     },
     async cloudNumber(phoneNumberId) {
-      const cached = cloudCache.get(phoneNumberId);
-      if (cached && Date.now() - cached.at < CLOUD_CACHE_MS) return cached.value;
-      const { ctx, settings, db } = need();
-      const row = await cloudNumber(db, phoneNumberId);
-      const value =
-        row && row.status === 'active'
-          ? {
-              chatbotId: row.chatbot_id,
-              appSecret: row.app_secret
-                ? ctx.secrets.decrypt(row.app_secret)
-                : (settings.META_APP_SECRET ?? null),
-            }
-          : undefined;
-      cloudCache.set(phoneNumberId, { value, at: Date.now() });
-      return value;
+      return (await cloudCache.fetch(phoneNumberId))?.value;
     },
     invalidateCloud: () => {
       cloudCache.clear();

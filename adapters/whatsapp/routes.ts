@@ -16,74 +16,19 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, botNotFound } from '../../engine/errors.ts';
 import { findNewestChatbot, findOwnedChatbot } from '../../engine/store/queries/chatbots.ts';
+import {
+  BotBody,
+  ConnectCloudBody,
+  ErrorBody,
+  META_SCOPE,
+  RequestNumberBody,
+  WhatsAppConfigResponse,
+} from './api.ts';
 import { describeGraphError, GraphError } from './cloud/graph.ts';
-import type { WhatsAppAdapter } from './index.ts';
+import { metaRoutes } from './cloud/meta-routes.ts';
+import type { WhatsAppAdapter } from './contract.ts';
 import { connectionOf, removeConnection, setCloudConnection, startLinking } from './queries.ts';
 import { fillText, WHATSAPP_ERRORS } from './texts.ts';
-
-const ErrorBody = z.object({ error: z.string() });
-
-/** A connection's health as the dashboard shows it (engine/registry ConnectionHealth). */
-const Health = z.object({
-  mode: z.string(),
-  state: z.enum(['connected', 'error', 'paused', 'disconnected']),
-  lastError: z.string().nullable(),
-  lastErrorAt: z.string().nullable(),
-  lastUpdateAt: z.string().nullable(),
-  pendingUpdates: z.number().nullable(),
-});
-
-/** The permissions the Facebook login asks for (spec 000 §3). */
-export const META_SCOPE = 'whatsapp_business_management,business_management,pages_show_list';
-
-/** `GET /api/get-whatsapp-config`'s answer. */
-export const WhatsAppConfigResponse = z.object({
-  /** Spec 000 §7: the connected number (digits), or null. */
-  whatsapp_number: z.string().nullable(),
-  backend: z.enum(['baileys', 'cloud']).nullable(),
-  status: z.enum(['linking', 'linked', 'expired', 'logged_out', 'active']).nullable(),
-  /** True when a number is connected (linked device paired, or Cloud API number active). */
-  connected: z.boolean(),
-  /** While linking: the QR code's content and expiry (ISO), and the pairing code when asked. */
-  linking: z
-    .object({
-      qr: z.string().nullable(),
-      qrExpiresAt: z.string().nullable(),
-      pairingCode: z.string().nullable(),
-    })
-    .nullable(),
-  cloud: z
-    .object({
-      phoneNumberId: z.string().nullable(),
-      businessAccountId: z.string().nullable(),
-      phoneNumber: z.string().nullable(),
-      metaVerified: z.boolean(),
-    })
-    .nullable(),
-  /** The Facebook login flow: the Meta app id (null when not configured), Graph version, permissions. */
-  meta: z.object({ appId: z.string().nullable(), graphVersion: z.string(), scope: z.string() }),
-  /** Where Meta must send this instance's webhooks, and the verify token to enter there. */
-  webhook: z.object({ url: z.string().nullable(), verifyToken: z.string() }),
-  /** True when the instance has an app secret for webhooks (else the manual form asks for one). */
-  appSecretConfigured: z.boolean(),
-  health: Health,
-});
-export type WhatsAppConfigResponse = z.infer<typeof WhatsAppConfigResponse>;
-
-const BotBody = z.object({ userId: z.string().optional(), chatbotId: z.string().max(100).optional() });
-
-/** Body of `POST /api/request-whatsapp-number` (spec 000 §7; `phoneNumber` asks for a pairing code). */
-export const RequestNumberBody = BotBody.extend({ phoneNumber: z.string().max(30).optional() });
-
-/** Body of `POST /api/connect-whatsapp-cloud`. */
-export const ConnectCloudBody = BotBody.extend({
-  phoneNumberId: z.string().max(64).default(''),
-  businessAccountId: z.string().max(64).default(''),
-  accessToken: z.string().max(1024).default(''),
-  appSecret: z.string().max(200).optional(),
-  /** True for a Facebook login token (short-lived): exchanged for a long-lived one. */
-  fromFacebookLogin: z.boolean().optional(),
-});
 
 /** Graph ids are digits. */
 const GRAPH_ID = /^\d{1,40}$/;
@@ -387,109 +332,6 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
       },
     );
 
-    const metaToken = z.object({ accessToken: z.string().min(1).max(1024) });
-    const needMeta = () => {
-      if (!adapter().settings().META_APP_ID)
-        throw new AppError('BAD_REQUEST', WHATSAPP_ERRORS.metaNotConfigured);
-    };
-    const metaFailure = (err: unknown): never => {
-      if (err instanceof AppError) throw err;
-      throw new AppError(
-        'UPSTREAM',
-        fillText(WHATSAPP_ERRORS.metaUnexpected, { reason: describeGraphError(err) }),
-      );
-    };
-
-    app.post(
-      '/api/meta/businesses',
-      {
-        config: { owner: { self: true } },
-        schema: {
-          summary: 'The first business of a Facebook login',
-          description:
-            'Spec 000 §4/§7, step "fetching_businesses" of the Meta connection: `GET /me/businesses` with the ' +
-            'token of the owner’s Facebook login; the first entry is used. 404 when the account manages no ' +
-            'business, 400 when the server has no META_APP_ID, 502 for Meta’s errors.',
-          tags: ['whatsapp'],
-          body: metaToken,
-          response: {
-            200: z.object({ business: z.object({ id: z.string(), name: z.string() }) }),
-            400: ErrorBody,
-            401: ErrorBody,
-            404: ErrorBody,
-            502: ErrorBody,
-          },
-        },
-      },
-      async (req) => {
-        needMeta();
-        const res = await adapter()
-          .graph(req.body.accessToken)
-          .call<{ data?: Array<{ id: string; name?: string }> }>('GET', 'me/businesses?fields=id,name')
-          .catch(metaFailure);
-        const first = res.data?.[0];
-        if (!first) throw new AppError('NOT_FOUND', WHATSAPP_ERRORS.metaNoBusinesses);
-        return { business: { id: first.id, name: first.name ?? '' } };
-      },
-    );
-
-    app.post(
-      '/api/meta/whatsapp-accounts',
-      {
-        config: { owner: { self: true } },
-        schema: {
-          summary: 'The first WhatsApp Business Account and number of a business',
-          description:
-            'Spec 000 §4/§7, step "fetching_whatsapp": the business’s WhatsApp Business Accounts ' +
-            '(`GET /{business-id}/owned_whatsapp_business_accounts`, the Graph API’s edge for what the spec ' +
-            'calls `whatsapp_business_accounts`) and that account’s phone numbers (`GET /{waba-id}/phone_numbers`: ' +
-            'id, display_phone_number); the first of each. 404 when there is none.',
-          tags: ['whatsapp'],
-          body: metaToken.extend({ businessId: z.string().regex(GRAPH_ID) }),
-          response: {
-            200: z.object({
-              account: z.object({ id: z.string(), name: z.string() }),
-              phoneNumber: z.object({
-                id: z.string(),
-                display_phone_number: z.string(),
-                verified_name: z.string(),
-              }),
-            }),
-            400: ErrorBody,
-            401: ErrorBody,
-            404: ErrorBody,
-            502: ErrorBody,
-          },
-        },
-      },
-      async (req) => {
-        needMeta();
-        const graph = adapter().graph(req.body.accessToken);
-        const accounts = await graph
-          .call<{ data?: Array<{ id: string; name?: string }> }>(
-            'GET',
-            `${req.body.businessId}/owned_whatsapp_business_accounts?fields=id,name`,
-          )
-          .catch(metaFailure);
-        const account = accounts.data?.[0];
-        if (!account) throw new AppError('NOT_FOUND', WHATSAPP_ERRORS.metaNoWhatsApp);
-        const numbers = await graph
-          .call<{ data?: Array<{ id: string; display_phone_number?: string; verified_name?: string }> }>(
-            'GET',
-            `${account.id}/phone_numbers?fields=id,display_phone_number,verified_name`,
-          )
-          .catch(metaFailure);
-        const number = numbers.data?.[0];
-        if (!number) throw new AppError('NOT_FOUND', WHATSAPP_ERRORS.metaNoWhatsApp);
-        return {
-          account: { id: account.id, name: account.name ?? '' },
-          phoneNumber: {
-            id: number.id,
-            display_phone_number: number.display_phone_number ?? '',
-            verified_name: number.verified_name ?? '',
-          },
-        };
-      },
-    );
+    await app.register(metaRoutes(adapter));
   };
 }

@@ -14,7 +14,8 @@
  *   reopened after "restart required" (515) reads the creds the pairing just wrote.
  */
 import type { Logger } from '../../../engine/logger.ts';
-import { readAuth, type WaDb, writeAuth } from '../queries.ts';
+import type { WaDb } from '../tables.ts';
+import { readAuth, writeAuth } from './auth-queries.ts';
 import type { AuthenticationState, BaileysLib, SignalDataTypeMap } from './lib.ts';
 
 /** The category and id under which the creds are stored. */

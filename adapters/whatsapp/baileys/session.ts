@@ -20,25 +20,25 @@ import { readFile } from 'node:fs/promises';
 import type { Logger } from '../../../engine/logger.ts';
 import type { OutboundMessage } from '../../../engine/registry/index.ts';
 import type { Attachment, LangCode } from '../../../engine/schemas.ts';
+import { messageContent, storeOutgoing } from '../messages.ts';
 import {
   acquireLease,
   clearConnectionError,
   endSession,
   markLinked,
-  messageContent,
   recordConnectionError,
   releaseLease,
   renewLease,
   setLinkingCode,
-  storeOutgoing,
-  type WaDb,
 } from '../queries.ts';
 import type { WhatsAppSettings } from '../settings.ts';
 import type { FileSource, WaInbound, WaTransport } from '../shared/types.ts';
+import type { WaDb } from '../tables.ts';
 import { fillText, WHATSAPP_ERRORS } from '../texts.ts';
 import { openSqlAuthState, type SqlAuthState } from './auth-store.ts';
 import { mimeOf, normalizeBaileys } from './inbound.ts';
 import type { AnyMessageContent, BaileysLib, WAMessage, WASocket } from './lib.ts';
+import { attachmentContent, voiceContent } from './outbound.ts';
 
 /** Why a session ended for good in this process. */
 export type SessionEnd = 'logged_out' | 'expired' | 'lease_lost' | 'stopped';
@@ -408,40 +408,16 @@ export class BaileysSession implements WaTransport {
     return 'unsupported';
   }
 
-  /**
-   * Sends a file as the message type its kind needs: images as images, PDFs as documents with
-   * their file name, OGG/Opus audio as a voice note (`ptt`), other audio as audio, videos as videos.
-   */
+  /** Sends a file as the message type its kind needs (./outbound.ts). */
   async sendAttachment(chatId: string, attachment: Attachment, source: FileSource): Promise<void> {
     const media = 'path' in source ? await readFile(source.path) : { url: source.url };
-    const caption = attachment.caption || undefined;
-    const content: AnyMessageContent =
-      attachment.type === 'image'
-        ? { image: media, mimetype: attachment.mime, ...(caption ? { caption } : {}) }
-        : attachment.type === 'video'
-          ? { video: media, mimetype: attachment.mime, ...(caption ? { caption } : {}) }
-          : attachment.type === 'audio'
-            ? /ogg|opus/i.test(attachment.mime)
-              ? { audio: media, mimetype: 'audio/ogg; codecs=opus', ptt: true }
-              : { audio: media, mimetype: attachment.mime }
-            : {
-                document: media,
-                mimetype: attachment.mime,
-                fileName: attachment.name,
-                ...(caption ? { caption } : {}),
-              };
-    // Audio has no caption on WhatsApp: the caption goes first as text.
-    if (attachment.type === 'audio' && caption) await this.sendText(chatId, caption);
+    const { content, captionFirst } = attachmentContent(attachment, media);
+    if (captionFirst) await this.sendText(chatId, captionFirst);
     await this.send(chatId, content);
   }
 
   sendVoice(chatId: string, voice: NonNullable<OutboundMessage['voice']>): Promise<void> {
-    return this.send(chatId, {
-      audio: voice.data,
-      mimetype: 'audio/ogg; codecs=opus',
-      ptt: true,
-      ...(voice.durationS ? { seconds: Math.round(voice.durationS) } : {}),
-    });
+    return this.send(chatId, voiceContent(voice));
   }
 
   /** Downloads media a follower sent, from the stored message (Baileys re-requests expired media). */

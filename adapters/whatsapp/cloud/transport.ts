@@ -13,9 +13,10 @@
 import { readFile } from 'node:fs/promises';
 import type { OutboundMessage } from '../../../engine/registry/index.ts';
 import type { Attachment, LangCode } from '../../../engine/schemas.ts';
-import { contactOf, storeOutgoing, type WaDb } from '../queries.ts';
+import { contactOf, storeOutgoing } from '../messages.ts';
 import { SERVICE_WINDOW_MS } from '../shared/answer.ts';
 import { type FileSource, PermanentSendError, type WaInbound, type WaTransport } from '../shared/types.ts';
+import type { WaDb } from '../tables.ts';
 import { fillText, LIST_BUTTON, WHATSAPP_ERRORS } from '../texts.ts';
 import { describeGraphError, type Graph, isPermanentGraph, isWindowClosed } from './graph.ts';
 

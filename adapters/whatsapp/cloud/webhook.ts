@@ -14,8 +14,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import type { WhatsAppAdapter } from '../index.ts';
-import { recordStatus } from '../queries.ts';
+import type { WhatsAppAdapter } from '../contract.ts';
+import { recordStatus } from '../messages.ts';
 import { fillText, WHATSAPP_ERRORS } from '../texts.ts';
 import { phoneNumberIds, readWebhook, WebhookBody } from './inbound.ts';
 

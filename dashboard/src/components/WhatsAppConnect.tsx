@@ -18,7 +18,7 @@ import { Link } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import type { WhatsAppConfigResponse } from '../../../adapters/whatsapp/routes.ts';
+import type { WhatsAppConfigResponse } from '../../../adapters/whatsapp/api.ts';
 import { meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 import { Alert } from './ui.tsx';

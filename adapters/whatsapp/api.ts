@@ -1,0 +1,69 @@
+/**
+ * The owner's WhatsApp routes' contract (spec 000 §7; issue 13): the zod schemas of their bodies and
+ * answers, shared by the routes (routes.ts) and the dashboard (browser-safe: zod only).
+ */
+import { z } from 'zod';
+
+export const ErrorBody = z.object({ error: z.string() });
+
+/** A connection's health as the dashboard shows it (engine/registry ConnectionHealth). */
+export const Health = z.object({
+  mode: z.string(),
+  state: z.enum(['connected', 'error', 'paused', 'disconnected']),
+  lastError: z.string().nullable(),
+  lastErrorAt: z.string().nullable(),
+  lastUpdateAt: z.string().nullable(),
+  pendingUpdates: z.number().nullable(),
+});
+
+/** The permissions the Facebook login asks for (spec 000 §3). */
+export const META_SCOPE = 'whatsapp_business_management,business_management,pages_show_list';
+
+/** `GET /api/get-whatsapp-config`'s answer. */
+export const WhatsAppConfigResponse = z.object({
+  /** Spec 000 §7: the connected number (digits), or null. */
+  whatsapp_number: z.string().nullable(),
+  backend: z.enum(['baileys', 'cloud']).nullable(),
+  status: z.enum(['linking', 'linked', 'expired', 'logged_out', 'active']).nullable(),
+  /** True when a number is connected (linked device paired, or Cloud API number active). */
+  connected: z.boolean(),
+  /** While linking: the QR code's content and expiry (ISO), and the pairing code when asked. */
+  linking: z
+    .object({
+      qr: z.string().nullable(),
+      qrExpiresAt: z.string().nullable(),
+      pairingCode: z.string().nullable(),
+    })
+    .nullable(),
+  cloud: z
+    .object({
+      phoneNumberId: z.string().nullable(),
+      businessAccountId: z.string().nullable(),
+      phoneNumber: z.string().nullable(),
+      metaVerified: z.boolean(),
+    })
+    .nullable(),
+  /** The Facebook login flow: the Meta app id (null when not configured), Graph version, permissions. */
+  meta: z.object({ appId: z.string().nullable(), graphVersion: z.string(), scope: z.string() }),
+  /** Where Meta must send this instance's webhooks, and the verify token to enter there. */
+  webhook: z.object({ url: z.string().nullable(), verifyToken: z.string() }),
+  /** True when the instance has an app secret for webhooks (else the manual form asks for one). */
+  appSecretConfigured: z.boolean(),
+  health: Health,
+});
+export type WhatsAppConfigResponse = z.infer<typeof WhatsAppConfigResponse>;
+
+export const BotBody = z.object({ userId: z.string().optional(), chatbotId: z.string().max(100).optional() });
+
+/** Body of `POST /api/request-whatsapp-number` (spec 000 §7; `phoneNumber` asks for a pairing code). */
+export const RequestNumberBody = BotBody.extend({ phoneNumber: z.string().max(30).optional() });
+
+/** Body of `POST /api/connect-whatsapp-cloud`. */
+export const ConnectCloudBody = BotBody.extend({
+  phoneNumberId: z.string().max(64).default(''),
+  businessAccountId: z.string().max(64).default(''),
+  accessToken: z.string().max(1024).default(''),
+  appSecret: z.string().max(200).optional(),
+  /** True for a Facebook login token (short-lived): exchanged for a long-lived one. */
+  fromFacebookLogin: z.boolean().optional(),
+});

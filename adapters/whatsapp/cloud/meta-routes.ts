@@ -1,0 +1,125 @@
+/**
+ * The business discovery of the Facebook login flow (spec 000 §4/§7; issue 13), one step per call so
+ * the dashboard shows each state: `POST /api/meta/businesses` (the first business of the login) and
+ * `POST /api/meta/whatsapp-accounts` (that business's first WhatsApp Business Account and number).
+ * Owner routes; 400 when the server has no META_APP_ID; Meta's errors answer 502 with their reason.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../../engine/errors.ts';
+import { ErrorBody } from '../api.ts';
+import type { WhatsAppAdapter } from '../contract.ts';
+import { fillText, WHATSAPP_ERRORS } from '../texts.ts';
+import { describeGraphError } from './graph.ts';
+
+/** Graph ids are digits. */
+const GRAPH_ID = /^\d{1,40}$/;
+
+export function metaRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyncZod {
+  return async (app) => {
+    const metaToken = z.object({ accessToken: z.string().min(1).max(1024) });
+    const needMeta = () => {
+      if (!adapter().settings().META_APP_ID)
+        throw new AppError('BAD_REQUEST', WHATSAPP_ERRORS.metaNotConfigured);
+    };
+    const metaFailure = (err: unknown): never => {
+      if (err instanceof AppError) throw err;
+      throw new AppError(
+        'UPSTREAM',
+        fillText(WHATSAPP_ERRORS.metaUnexpected, { reason: describeGraphError(err) }),
+      );
+    };
+
+    app.post(
+      '/api/meta/businesses',
+      {
+        config: { owner: { self: true } },
+        schema: {
+          summary: 'The first business of a Facebook login',
+          description:
+            'Spec 000 §4/§7, step "fetching_businesses" of the Meta connection: `GET /me/businesses` with the ' +
+            'token of the owner’s Facebook login; the first entry is used. 404 when the account manages no ' +
+            'business, 400 when the server has no META_APP_ID, 502 for Meta’s errors.',
+          tags: ['whatsapp'],
+          body: metaToken,
+          response: {
+            200: z.object({ business: z.object({ id: z.string(), name: z.string() }) }),
+            400: ErrorBody,
+            401: ErrorBody,
+            404: ErrorBody,
+            502: ErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        needMeta();
+        const res = await adapter()
+          .graph(req.body.accessToken)
+          .call<{ data?: Array<{ id: string; name?: string }> }>('GET', 'me/businesses?fields=id,name')
+          .catch(metaFailure);
+        const first = res.data?.[0];
+        if (!first) throw new AppError('NOT_FOUND', WHATSAPP_ERRORS.metaNoBusinesses);
+        return { business: { id: first.id, name: first.name ?? '' } };
+      },
+    );
+
+    app.post(
+      '/api/meta/whatsapp-accounts',
+      {
+        config: { owner: { self: true } },
+        schema: {
+          summary: 'The first WhatsApp Business Account and number of a business',
+          description:
+            'Spec 000 §4/§7, step "fetching_whatsapp": the business’s WhatsApp Business Accounts ' +
+            '(`GET /{business-id}/owned_whatsapp_business_accounts`, the Graph API’s edge for what the spec ' +
+            'calls `whatsapp_business_accounts`) and that account’s phone numbers (`GET /{waba-id}/phone_numbers`: ' +
+            'id, display_phone_number); the first of each. 404 when there is none.',
+          tags: ['whatsapp'],
+          body: metaToken.extend({ businessId: z.string().regex(GRAPH_ID) }),
+          response: {
+            200: z.object({
+              account: z.object({ id: z.string(), name: z.string() }),
+              phoneNumber: z.object({
+                id: z.string(),
+                display_phone_number: z.string(),
+                verified_name: z.string(),
+              }),
+            }),
+            400: ErrorBody,
+            401: ErrorBody,
+            404: ErrorBody,
+            502: ErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        needMeta();
+        const graph = adapter().graph(req.body.accessToken);
+        const accounts = await graph
+          .call<{ data?: Array<{ id: string; name?: string }> }>(
+            'GET',
+            `${req.body.businessId}/owned_whatsapp_business_accounts?fields=id,name`,
+          )
+          .catch(metaFailure);
+        const account = accounts.data?.[0];
+        if (!account) throw new AppError('NOT_FOUND', WHATSAPP_ERRORS.metaNoWhatsApp);
+        const numbers = await graph
+          .call<{ data?: Array<{ id: string; display_phone_number?: string; verified_name?: string }> }>(
+            'GET',
+            `${account.id}/phone_numbers?fields=id,display_phone_number,verified_name`,
+          )
+          .catch(metaFailure);
+        const number = numbers.data?.[0];
+        if (!number) throw new AppError('NOT_FOUND', WHATSAPP_ERRORS.metaNoWhatsApp);
+        return {
+          account: { id: account.id, name: account.name ?? '' },
+          phoneNumber: {
+            id: number.id,
+            display_phone_number: number.display_phone_number ?? '',
+            verified_name: number.verified_name ?? '',
+          },
+        };
+      },
+    );
+  };
+}
