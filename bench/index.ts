@@ -12,7 +12,8 @@
  * same single streamed call to the same LLM server and answering a fixed JSON of the same size)
  * and prints Charla/floor. Then the cold start of `charla serve` on an existing PGlite data dir:
  * spawn to the first 200 on /healthz, three times, and the median; last, the gzipped JavaScript that
- * the dashboard's /login and /main load first (bench/dashboard.ts); and the Telegram channel
+ * the dashboard's /login and /main load first (bench/dashboard.ts), the public pages' weight, LCP and
+ * blocking time on a throttled phone (bench/site.ts); and the Telegram channel
  * (bench/telegram.ts: webhook updates/s and acknowledgement latency over 100 bots, memory of 1,000
  * long-polling bots), the scheduled jobs (bench/jobs.ts: lateness of 1,000 jobs due in the
  * same second), the reservations (bench/reservations.ts: tool-calling turns/s against plain turns,
@@ -20,7 +21,7 @@
  * message to the owner's live screen), the broadcasts (bench/broadcasts.ts: messages/s to 600 Telegram
  * followers, lost and duplicated), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
  * 100 numbers, memory per linked-device session). `BENCH_ONLY=telegram` (or `whatsapp`, `dashboard`,
- * `web`, `jobs`, `reservations`, `conversations`, `broadcasts`) runs one section alone.
+ * `web`, `jobs`, `reservations`, `conversations`, `broadcasts`, `site`) runs one section alone.
  *
  * Goals (on Postgres, on a 2-core machine): ≥ 1,000 messages/s and ≥ 40% of the floor's
  * throughput; p99 < 25 ms at 500 messages/s; cold start < 1.5 s. The bench prints the figures
@@ -36,17 +37,17 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
 import { broadcastsBench } from './broadcasts.ts';
+import { coldStart } from './cold-start.ts';
 import { conversationsBench } from './conversations.ts';
 import { cpuWindow } from './cpu.ts';
 import { dashboardSizes } from './dashboard.ts';
 import { jobsBench } from './jobs.ts';
 import { maxThroughput, steadyRate, type Target } from './load.ts';
 import { type Child, freePort, freshPostgresDb, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
-import { fmtMs, fmtPct, fmtRate, type Measured, mark, report } from './report.ts';
+import { fmtMs, fmtPct, fmtRate, type Measured, report } from './report.ts';
 import { reservationsBench } from './reservations.ts';
 import {
   CPU_PROF,
-  GOAL,
   LABEL,
   MAX_CONNECTIONS,
   MESSAGE,
@@ -58,6 +59,7 @@ import {
   type StoreName,
   WARMUP,
 } from './settings.ts';
+import { siteBench } from './site.ts';
 import { telegramBench } from './telegram.ts';
 import { webBench } from './web.ts';
 import { whatsappBench } from './whatsapp.ts';
@@ -258,39 +260,6 @@ async function benchStore(
   return { text: report(store, charlaResult, floorResult, replyBytes), dataDir, summary };
 }
 
-/** Spawn of `charla serve` to its first 200 on /healthz, on an existing PGlite data dir. */
-async function coldStart(dataDir: string, llmBaseURL: string): Promise<string> {
-  const env: NodeJS.ProcessEnv = {
-    CHARLA_DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    OPENAI_BASE_URL: llmBaseURL,
-    OPENAI_API_KEY: 'x',
-    LOG_LEVEL: 'warn',
-    PUBLIC_URL: '',
-  };
-  const times: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const port = await freePort();
-    const t0 = performance.now();
-    const child = spawnNode(
-      'charla serve (cold start)',
-      ['bin/charla.js', 'serve', '--port', String(port), '--host', '127.0.0.1'],
-      env,
-    );
-    try {
-      times.push(await waitHealthy(`http://127.0.0.1:${port}/healthz`, child, 60_000, t0));
-    } finally {
-      await child.stop(15_000);
-    }
-  }
-  const median = [...times].sort((a, b) => a - b)[1]!;
-  return `\nCold start of \`charla serve\` (existing PGlite data dir, spawn → first 200 on /healthz)\n  runs: ${times
-    .map((t) => `${Math.round(t)} ms`)
-    .join(
-      ', ',
-    )}\n  median: ${Math.round(median)} ms   goal < ${GOAL.coldStart.toLocaleString('en-US')} ms ${mark(median < GOAL.coldStart)}\n`;
-}
-
 async function main(): Promise<number> {
   const cpu = cpus();
   process.stdout.write(
@@ -351,6 +320,10 @@ async function main(): Promise<number> {
     failed = true;
     process.stdout.write(`\nDashboard JS: FAILED — ${(err as Error).stack ?? err}\n`);
   }
+
+  const site = await siteBench();
+  process.stdout.write(site.text);
+  if (site.failed) failed = true;
 
   try {
     const telegram = await telegramBench(llmBaseURL);

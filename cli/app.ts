@@ -208,6 +208,12 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       reconcile: (chatbotId) => supervisor.reconcile(chatbotId),
       reconcileOwner: (userId) => supervisor.reconcileOwner(userId),
       jobs,
+      distDir: fileURLToPath(new URL('../dist', import.meta.url)),
+      llm: llm
+        ? {
+            complete: (messages, opts) => llm.complete(messages, opts?.signal ? { signal: opts.signal } : {}),
+          }
+        : null,
     };
     const filePath = (fileUrl: string) => (/^https?:\/\//.test(fileUrl) ? null : storage.pathOf(fileUrl));
     await registry.setup(
@@ -240,7 +246,6 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         filePath,
         inbox,
         transformOutbound: (message, to) => outbox.transform(message, { ...to, channel: adapter.id }),
-        distDir: fileURLToPath(new URL('../dist', import.meta.url)),
       };
       await adapter.start(channelContext);
       inbox.register(adapter.id, (row) => adapter.handleUpdate(row));

@@ -26,3 +26,15 @@ export async function ensureWidgetBuilt(onBuild: () => void): Promise<void> {
   onBuild();
   await buildWidget();
 }
+
+/** Rebuilds the public site's script (dist/site) when a site client source is newer. */
+export async function ensureSiteBuilt(onBuild: () => void): Promise<void> {
+  const script = new URL('../scripts/site.mjs', import.meta.url);
+  const { siteIsStale, buildSite } = (await import(script.href)) as {
+    siteIsStale: () => boolean;
+    buildSite: () => Promise<void>;
+  };
+  if (!siteIsStale()) return;
+  onBuild();
+  await buildSite();
+}

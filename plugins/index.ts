@@ -9,6 +9,7 @@ import { broadcasts } from './broadcasts/index.ts';
 import { conversations } from './conversations/index.ts';
 import { facebots } from './facebots/index.ts';
 import { reservations } from './reservations/index.ts';
+import { site } from './site/index.ts';
 import { voice } from './voice/index.ts';
 import { webSearch } from './web-search/index.ts';
 
@@ -22,4 +23,5 @@ export const plugins: ReadonlyArray<FeaturePlugin<never>> = [
   broadcasts,
   webSearch,
   facebots,
+  site,
 ];

@@ -4,9 +4,11 @@
  * a dashboard source is newer than the build, so `npm install && npm start` always serves the
  * current screens. `node scripts/dashboard.mjs` builds unconditionally.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newest } from './newest.mjs';
+import { precompress } from './precompress.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DASHBOARD_INDEX = join(root, 'dist', 'dashboard', 'index.html');
@@ -16,30 +18,41 @@ const SOURCES = [
   join(root, 'widget', 'snippet.ts'),
 ];
 
-function newest(path) {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = 0;
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'routeTree.gen.ts') continue;
-    max = Math.max(max, newest(join(path, entry.name)));
-  }
-  return max;
-}
-
 /** True when dist/dashboard is missing or older than a dashboard source. */
 export function dashboardIsStale() {
   try {
-    return statSync(DASHBOARD_INDEX).mtimeMs < Math.max(...SOURCES.map(newest));
+    return (
+      statSync(DASHBOARD_INDEX).mtimeMs <
+      Math.max(...SOURCES.map((p) => newest(p, ['node_modules', 'routeTree.gen.ts'])))
+    );
   } catch {
     return true;
   }
 }
 
-/** Runs `vite build` for the dashboard. */
+/**
+ * The dashboard's page paths from the generated route tree (`fullPaths`), e.g. `/configure`,
+ * `/ialanding/$slug`: the server redirects a page path matching none of them (nor a server page) to
+ * `/` (spec 001 §2) instead of answering the app's "not found" screen.
+ */
+export function appRoutes() {
+  const tree = readFileSync(join(root, 'dashboard', 'src', 'routeTree.gen.ts'), 'utf8');
+  const block =
+    tree.match(/fullPaths:([^;{}]*?)\n\s*fileRoutesByTo/s)?.[1] ??
+    tree.match(/fullPaths:([\s\S]*?)fileRoutesByTo/)?.[1] ??
+    '';
+  return [...new Set([...block.matchAll(/'([^']+)'/g)].map((m) => m[1]))];
+}
+
+/**
+ * Runs `vite build` for the dashboard, then writes dist/dashboard/routes.json ({@link appRoutes}) and
+ * the compressed copies of its assets (scripts/precompress.mjs).
+ */
 export async function buildDashboard() {
   const { build } = await import('vite');
   await build({ configFile: join(root, 'dashboard', 'vite.config.ts'), logLevel: 'warn' });
+  writeFileSync(join(dirname(DASHBOARD_INDEX), 'routes.json'), `${JSON.stringify(appRoutes())}\n`);
+  precompress(join(dirname(DASHBOARD_INDEX), 'assets'));
 }
 
 /** Rebuilds when stale; returns whether a build ran. */

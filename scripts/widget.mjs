@@ -12,21 +12,13 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { newest } from './newest.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = join(root, 'widget');
 /** The built widget: widget.js and chat-<hash>.js. */
 export const WIDGET_DIR = join(root, 'dist', 'widget');
 export const WIDGET_LOADER = join(WIDGET_DIR, 'widget.js');
-
-function newest(path) {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = 0;
-  for (const entry of readdirSync(path, { withFileTypes: true }))
-    max = Math.max(max, newest(join(path, entry.name)));
-  return max;
-}
 
 /** True when dist/widget is missing or older than a widget source (or this script). */
 export function widgetIsStale() {

@@ -161,7 +161,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(DIALECTS)(
       await shoot(page, 'login-en');
       await page.close();
     });
-    it('returns to the page asked for after signing in, and shows a real page for an unknown path', async () => {
+    it('returns to the page asked for after signing in, and sends an unknown path to the home page', async () => {
       await app.owner(`vuelta-${kind}@example.com`);
       const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       page.setDefaultTimeout(10_000);
@@ -174,10 +174,10 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(DIALECTS)(
       await page.waitForLoadState('networkidle');
       expect(new URL(page.url()).pathname).toBe('/configure');
 
+      // Spec 001 §2: an unknown public path goes to the marketing home page.
       await page.goto(`${base}/blog`);
-      await page.getByRole('heading', { name: 'Esta página aún no existe' }).waitFor();
-      await page.getByRole('link', { name: 'Ir a mi panel' }).click();
-      await page.waitForURL(`${base}/main`);
+      await page.waitForURL(`${base}/`);
+      await page.getByRole('heading', { level: 1, name: /Tu negocio, atendido por una IA/ }).waitFor();
       await page.close();
     });
   },

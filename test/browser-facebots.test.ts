@@ -73,8 +73,10 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('Facebots in Chr
     const names = () => page.getByRole('article').getByRole('heading').allInnerTexts();
     await page.getByRole('heading', { name: 'El Pato Pepe' }).waitFor();
     expect(await names()).toEqual(['El Pato Pepe', 'Zapatería Lola']); // populares: by responses
-    await page.getByRole('button', { name: 'Relevantes' }).click();
+    await page.getByRole('link', { name: 'Relevantes' }).click();
+    await page.waitForURL(/sort=relevantes/);
     await expect.poll(names).toEqual(['Zapatería Lola', 'El Pato Pepe']); // by likes
+    expect(await page.getByRole('link', { name: 'Relevantes' }).getAttribute('aria-current')).toBe('page');
     const lola = page.getByRole('article').filter({ hasText: 'Zapatería Lola' });
     await lola.getByText('@ZapateriaLolaBot').waitFor();
     expect(await lola.getByRole('link', { name: 'Abrir en Telegram' }).getAttribute('href')).toBe(
@@ -86,8 +88,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('Facebots in Chr
     );
     await pato.getByText(/1,5\s?mil respuestas/).waitFor(); // compact numbers
     await pato.getByRole('button', { name: 'Me gusta' }).click();
-    expect(await pato.getByTestId('likes').innerText()).toBe('❤️ 8');
     await pato.getByRole('button', { name: 'Te gusta' }).waitFor();
+    await expect.poll(() => pato.locator('[data-like-count]').innerText()).toBe('8');
     await page.screenshot({ path: join(SHOTS, 'facebots-1280.png') });
     expect(await seriousViolations(page)).toEqual([]);
 

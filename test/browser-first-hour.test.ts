@@ -391,7 +391,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
         await box.waitFor();
         if (FEATURES[card]) {
           expect(await box.getByText('Próximamente', { exact: true }).count()).toBe(0);
-          expect(await box.evaluate((el) => el.tagName)).toBe('A');
+          expect(await box.evaluate((el: { tagName: string }) => el.tagName)).toBe('A');
           continue;
         }
         await box.getByText('Próximamente', { exact: true }).waitFor();

@@ -74,6 +74,8 @@ const context = (): Omit<PluginContext, 'options'> => {
     reconcile: async () => {},
     reconcileOwner: async () => {},
     jobs: { send: unused, sendMany: unused, cancel: unused, schedule: unused, unschedule: unused },
+    distDir: '/nonexistent',
+    llm: null,
     send: unused,
     capabilities: () => null,
     onMessages: unused,

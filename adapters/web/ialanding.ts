@@ -124,6 +124,7 @@ export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZo
         const index = join(ctx().distDir, 'dashboard', 'index.html');
         if (!existsSync(index)) return reply.code(404).send({ error: 'dashboard not built' });
         let page = await readFile(index, 'utf8');
+        let canonical = '';
         try {
           const { landing, bot } = await landingBySlug(req.params.slug);
           const name = landing.business_name || bot.business_name;
@@ -140,6 +141,7 @@ export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZo
                   .replace(/[\s,.;:]+$/, '')}…`
               : description;
           const url = `${ctx().publicUrl ?? `${req.protocol}://${req.host}`}/ialanding/${landing.slug}`;
+          canonical = url;
           const image = (await listFiles(ctx().db, bot.id)).find((f) => f.file_type === 'image');
           const tags = [
             `<title>${html(name)} · Asistente IA</title>`,
@@ -158,8 +160,26 @@ export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZo
           page = page.replace(/<title>[^<]*<\/title>/, () => tags);
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
-          // Unknown or inactive: the page renders its own error state; no previews.
+          // Unknown or inactive (issue 16 §2): 404 with the spec's text in the HTML, so a search
+          // engine drops the address; the app then renders the same error state.
+          const text = err.status === 404 ? WEB_ERRORS.landingNotFound : err.message;
+          page = page
+            .replace(
+              /<title>[^<]*<\/title>/,
+              () => `<title>${html(text)} · Charla</title>\n    <meta name="robots" content="noindex">`,
+            )
+            .replace(
+              '<div id="root"></div>',
+              () => `<div id="root"><main><h1>${html(text)}</h1><p><a href="/">Charla</a></p></main></div>`,
+            );
+          return reply
+            .code(err.status)
+            .header('cache-control', 'no-cache')
+            .type('text/html; charset=utf-8')
+            .send(page);
         }
+        // The canonical address of the landing, for search engines.
+        page = page.replace('</head>', () => `<link rel="canonical" href="${html(canonical)}">\n  </head>`);
         return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
       },
     );

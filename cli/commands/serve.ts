@@ -10,7 +10,7 @@ import { createLogger } from '../../engine/logger.ts';
 import { DataDirBusyError } from '../../engine/store/connect.ts';
 import { findOwnerByEmail } from '../../engine/store/queries/owners.ts';
 import { createApp } from '../app.ts';
-import { ensureDashboardBuilt, ensureWidgetBuilt } from '../dashboard.ts';
+import { ensureDashboardBuilt, ensureSiteBuilt, ensureWidgetBuilt } from '../dashboard.ts';
 import { DEMO_BOT_NAME, DEMO_EMAIL, DEMO_PASSWORD, findDemoBotId, seedDemo } from '../seed.ts';
 import { CliError, EXIT } from '../util.ts';
 
@@ -37,6 +37,9 @@ async function serve(options: ServeOptions): Promise<void> {
     );
     await ensureWidgetBuilt(() => log.info('building the web widget (its sources changed)')).catch(
       (err: unknown) => log.warn({ err }, 'could not build the web widget; serving the last build'),
+    );
+    await ensureSiteBuilt(() => log.info('building the public site’s script (its sources changed)')).catch(
+      (err: unknown) => log.warn({ err }, 'could not build the public site’s script; serving the last build'),
     );
   }
   const started = Date.now();
@@ -80,6 +83,7 @@ async function serve(options: ServeOptions): Promise<void> {
   const lines = [
     '',
     `  Charla is running at ${url}  (${app.store.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}, ready in ${Date.now() - started} ms)`,
+    `  Public site:     ${url}/  (Facebots: ${url}/facebots)`,
     `  Dashboard:       ${url}/login`,
     `  API docs:        ${url}/api/docs`,
   ];

@@ -3,7 +3,7 @@
  * OpenAPI document at `/api/docs`; one error handler maps errors to status codes and the spec's
  * messages; stored files are served under `/files/` with `X-Content-Type-Options: nosniff`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
@@ -70,6 +70,25 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The dashboard's page paths as patterns (dist/dashboard/routes.json, written by its build from the
+ * route tree: `/ialanding/$slug` matches any one segment); undefined when the build has no list.
+ */
+function loadAppPages(dir: string): RegExp[] | undefined {
+  try {
+    const paths = JSON.parse(readFileSync(join(dir, 'routes.json'), 'utf8')) as unknown;
+    if (!Array.isArray(paths)) return undefined;
+    return paths
+      .filter((p): p is string => typeof p === 'string')
+      .map(
+        (p) =>
+          new RegExp(`^${p.replace(/[.*+?^{}()|[\]\\]/g, '\\$&').replace(/\\\$\w+|\$\w+/g, '[^/]+')}/?$`),
+      );
+  } catch {
+    return undefined;
+  }
+}
+
 /** Spec 000 §8 generic server failure. */
 export const SERVER_ERROR = 'Error en el servidor. Por favor, inténtalo más tarde.';
 
@@ -124,12 +143,16 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   // (history fallback); API and file paths keep their JSON 404.
   const dashboard =
     deps.dashboardDir && existsSync(join(deps.dashboardDir, 'index.html')) ? deps.dashboardDir : undefined;
+  const appPages = dashboard ? loadAppPages(dashboard) : undefined;
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     const isPage =
       req.method === 'GET' &&
-      !/^\/(api|files|channels|plugins|assets)(\/|$)/.test(path) &&
+      !/^\/(api|files|channels|plugins|assets|site)(\/|$)/.test(path) &&
       (req.headers.accept ?? '').includes('text/html');
+    // Spec 001 §2: an unknown public path goes to the home page (not the app's "not found" screen).
+    if (dashboard && isPage && appPages && !appPages.some((page) => page.test(path)))
+      return reply.redirect('/', 302);
     if (dashboard && isPage) {
       return reply
         .header('cache-control', 'no-cache')
@@ -165,6 +188,8 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
       prefix: '/',
       index: false,
       wildcard: false,
+      // The build writes .br and .gz copies of its assets (scripts/precompress.mjs).
+      preCompressed: true,
       setHeaders(res, path) {
         res.header('X-Content-Type-Options', 'nosniff');
         // Vite names assets by content hash: they never change under the same name.

@@ -170,6 +170,29 @@ export interface RuntimeContext {
   reconcileOwner(userId: string): Promise<void>;
   /** Durable scheduled jobs, claimed once across processes (engine/jobs). */
   jobs: JobsPort;
+  /** The built assets folder (`dist/`: dashboard, widget, site), for code that serves pages or scripts. */
+  distDir: string;
+  /**
+   * The server's language model for a plugin's own completions (e.g. the site assistant), the same
+   * one the engine answers followers with; null when none is configured (offline).
+   */
+  llm: LlmPort | null;
+}
+
+/** One message of a completion request. */
+export interface LlmMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** A plugin's access to the language model (engine/conversation/llm.ts LlmClient, without tools). */
+export interface LlmPort {
+  /**
+   * Completes a chat and resolves with the reply's text.
+   * @throws the SDK's error after its own retries (connection, 429, 5xx, time limit), or when the
+   *   model returns no text; `signal` aborts the request.
+   */
+  complete(messages: LlmMessage[], options?: { signal?: AbortSignal }): Promise<string>;
 }
 
 /**
@@ -216,8 +239,6 @@ export interface ChannelContext extends RuntimeContext {
   filePath(fileUrl: string): string | null;
   /** The durable inbox: store an update before acknowledging it; handled in order per chat. */
   inbox: ChannelInboxPort;
-  /** The built assets folder (`dist/`: dashboard, widget), for channels that serve pages or scripts. */
-  distDir: string;
   /**
    * Passes an outgoing message to a follower of this channel through the plugins' outbound
    * transformers (voice replies, effects). `inbound` is the message being answered, if any.

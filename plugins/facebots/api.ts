@@ -16,6 +16,20 @@ export const DIRECTORY_TEXTS = {
   empty: 'No hay bots activos en este momento.',
   failed: 'No se pudieron cargar los bots activos.',
 } as const;
+/**
+ * The slug of a bot's directory page (spec 001 §2: `/facebots/{name-lowercased-with-dashes}`):
+ * accents dropped, lowercase, every run of other characters one dash ("Clínica Sonrisa" →
+ * "clinica-sonrisa").
+ */
+export function botSlug(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
 /** Likes one network address may give in a minute (issue 16: no unbounded increments from a script). */
 export const LIKES_PER_ADDRESS_PER_MINUTE = 30;
 

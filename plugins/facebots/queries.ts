@@ -4,7 +4,7 @@
  */
 import { type ColumnType, type Kysely, sql } from 'kysely';
 import type { Database } from '../../engine/store/database.ts';
-import { PAGE_SIZE, type Sort } from './api.ts';
+import { botSlug, PAGE_SIZE, type Sort } from './api.ts';
 
 interface LikesTable {
   chatbot_id: string;
@@ -34,16 +34,9 @@ function visible(db: FacebotsDb) {
     );
 }
 
-/**
- * One page of the directory.
- * Orders (spec 001 §7): populares = responses, then likes; recientes / antiguos = creation date;
- * relevantes = likes, then responses (what visitors liked first).
- */
-export async function listDirectory(
-  db: FacebotsDb,
-  q: { sort: Sort; category?: string | undefined; page: number },
-) {
-  let query = visible(db).select([
+/** The listed bots with what a card shows. */
+function directoryRows(db: FacebotsDb) {
+  return visible(db).select([
     'c.id',
     'c.business_name',
     'c.category',
@@ -56,6 +49,42 @@ export async function listDirectory(
     'c.created_at',
     'l.slug as ialanding_slug',
   ]);
+}
+
+/** A listed bot's row, as {@link listDirectory} gives it. */
+export type DirectoryRow = Awaited<ReturnType<typeof listDirectory>>['rows'][number];
+
+/**
+ * The listed bot whose name gives this slug (`/facebots/{slug}`, {@link botSlug}), the most
+ * popular when two names give the same slug; undefined when none does.
+ */
+export async function findListedBySlug(db: FacebotsDb, slug: string): Promise<DirectoryRow | undefined> {
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug) || slug.length > 120) return undefined;
+  // Names are matched loosely in SQL (each dash any run of characters, each letter an accented
+  // form could fold to any one character), then exactly here.
+  const pattern = `%${slug
+    .replace(/[aeioucny]/g, '_')
+    .split('-')
+    .join('%')}%`;
+  const rows = await directoryRows(db)
+    .where(sql<boolean>`lower(c.business_name) like ${pattern}`)
+    .orderBy('c.responses_count', 'desc')
+    .orderBy('c.id')
+    .limit(50)
+    .execute();
+  return rows.find((r) => botSlug(r.business_name) === slug);
+}
+
+/**
+ * One page of the directory.
+ * Orders (spec 001 §7): populares = responses, then likes; recientes / antiguos = creation date;
+ * relevantes = likes, then responses (what visitors liked first).
+ */
+export async function listDirectory(
+  db: FacebotsDb,
+  q: { sort: Sort; category?: string | undefined; page: number },
+) {
+  let query = directoryRows(db);
   if (q.category) query = query.where('c.category', '=', q.category as never);
   const ordered =
     q.sort === 'populares'

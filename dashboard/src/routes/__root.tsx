@@ -10,8 +10,8 @@ export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()(
 });
 
 /**
- * A path with no screen (spec 001 §2 sends unknown paths home; until the marketing site lands, a page
- * that says so with a link to the dashboard, rather than a silent redirect that hides a broken link).
+ * A path with no screen, reached by a link inside the app (the server sends a typed-in unknown path
+ * to the home page, spec 001 §2): a page that says so with a link to the dashboard.
  */
 function NotFound() {
   const { t } = useTranslation();

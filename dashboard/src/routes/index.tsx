@@ -1,8 +1,11 @@
-/** `/`: the marketing home page comes later (issue on the public site); until then, the dashboard. */
-import { createFileRoute, redirect } from '@tanstack/react-router';
+/**
+ * `/` is the marketing home page, which the server renders (plugins/site). A navigation inside the
+ * app to `/` loads it from the server instead of rendering an app screen.
+ */
+import { createFileRoute } from '@tanstack/react-router';
 
 export const Route = createFileRoute('/')({
   beforeLoad: () => {
-    throw redirect({ to: '/main' });
+    window.location.assign('/');
   },
 });

@@ -8,11 +8,13 @@
  * show as "coming soon" instead of leading nowhere. A pending password recovery goes to
  * /update-password first.
  */
+
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, redirect } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { AppHeader } from '../components/AppHeader.tsx';
 import { FirstSteps } from '../components/FirstSteps.tsx';
+import { MultilingualBanner } from '../components/MultilingualBanner.tsx';
 import { PausedWarning, PlanSummary } from '../components/PlanStatus.tsx';
 import { TestChat } from '../components/TestChat.tsx';
 import { WhatsAppSubView } from '../components/WhatsAppConnect.tsx';
@@ -73,6 +75,7 @@ function Main() {
     <div className="min-h-dvh pb-24">
       <AppHeader />
       <main className="mx-auto max-w-5xl space-y-6 px-4 py-8">
+        <MultilingualBanner />
         <div className="flex flex-wrap items-end justify-between gap-4">
           <h1 className="text-3xl font-bold tracking-tight">{t('main.greeting', { name })}</h1>
           <div className="rounded-xl border border-slate-200 bg-white px-4 py-2">

@@ -1,0 +1,546 @@
+/**
+ * The public site (spec 001 §1, §2 route table and marketing home, §3 marketing content, §4 Home
+ * page and language, §7 `POST /api/chat`; issue 16): the marketing home in seven languages, the
+ * legal pages, a page per Facebots bot, the sitemap and robots.txt, the site assistant's answers,
+ * and the server-rendered heads of the directory page. Through the registry: routes only.
+ *
+ * - `GET /`, `/en/`, `/fr/`, `/de/`, `/it/`, `/hi/`, `/ru/`: the home page (React rendered on the server);
+ * - `GET [/<lang>]/legal/{tos,privacy,security}`: the legal pages;
+ * - `GET /facebots/:slug`: a listed bot's page, or a home-page sample's;
+ * - `GET /facebots`: the directory (the dashboard's page with its head and the first page of bots in HTML);
+ * - `GET /sitemap.xml`, `/robots.txt`, `/favicon.svg`, `/site/*` (the site script and media);
+ * - `POST /api/chat` `{message, lang?, history?}` → `{response}`: the site assistant, rate-limited.
+ *
+ * Settings (environment): CHARLA_TRIAL_DAYS (the trial the pages state), CHARLA_OPERATOR_NAME,
+ * CHARLA_OPERATOR_EMAIL (named on the legal pages and in the footer), CHARLA_SOURCE_URL (the footer's
+ * source-code link, AGPL-3.0 §13).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { createElement } from 'react';
+import { z } from 'zod';
+import { publicDescription } from '../../engine/ranking/index.ts';
+import { definePlugin, type FeaturePlugin, type PluginContext } from '../../engine/registry/index.ts';
+import { languageCode } from '../../engine/schemas.ts';
+import { CUSTOM_PLAN, MONTHLY_PLAN } from '../billing/plans.ts';
+import { DirectoryQuery, PAGE_SIZE } from '../facebots/api.ts';
+import { type DirectoryRow, facebotsDb, findListedBySlug, listDirectory } from '../facebots/queries.ts';
+import { ASSISTANT_ERROR, answer, MAX_QUESTION } from './assistant.ts';
+import { directoryTexts } from './content/directory.ts';
+import {
+  botSlug,
+  CONTENT,
+  fill,
+  LEGAL_PAGES,
+  type LegalPageId,
+  localePath,
+  placeholders,
+  SITE_LANGUAGES,
+  type SiteLanguage,
+} from './content/index.ts';
+import { BotPage, type ListedBot } from './pages/BotPage.tsx';
+import { Directory, type DirectoryView, directoryHref } from './pages/Directory.tsx';
+import { DEMO_IALANDING, Home } from './pages/Home.tsx';
+import type { PageContext } from './pages/Layout.tsx';
+import { Legal } from './pages/Legal.tsx';
+import { allLanguages, escapeHtml, type Head, renderDocument, type SiteAssets } from './render.tsx';
+import { SITE_CSS } from './styles.ts';
+
+/** Questions one address may ask the assistant in a minute. */
+export const CHAT_PER_ADDRESS_PER_MINUTE = 10;
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The plugin's settings, from the environment. */
+const Settings = z.object({
+  CHARLA_TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(30),
+  CHARLA_OPERATOR_NAME: z.string().trim().min(1).optional(),
+  CHARLA_OPERATOR_EMAIL: z.string().trim().email().optional(),
+  CHARLA_SOURCE_URL: z.string().trim().url().optional(),
+});
+
+/** `POST /api/chat` body (spec 001 §7: `message`, and a `context` the server ignores). */
+export const ChatBody = z.object({
+  message: z.string().trim().min(1).max(MAX_QUESTION),
+  /** The page's language (spec 001 §4: the assistant answers in it); Spanish by default. */
+  lang: z.enum(SITE_LANGUAGES).default('es'),
+  /** The visible conversation, oldest first (the server keeps the latest few). */
+  history: z
+    .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().max(4000) }))
+    .max(40)
+    .default([]),
+  context: z.unknown().optional(),
+});
+
+/** `POST /api/chat` answer (spec 001 §7). */
+export const ChatAnswer = z.object({ response: z.string() });
+
+/** The repository's folder of site media (pictures, demo video) made for the home page. */
+function mediaDir(distDir: string): string {
+  // From sources: plugins/site → ../../assets/site; from the bundle (dist/charla.mjs) the same
+  // folder sits beside dist/.
+  const fromSource = join(here, '..', '..', 'assets', 'site');
+  return existsSync(fromSource) ? fromSource : join(distDir, '..', 'assets', 'site');
+}
+
+/** The inlined CSS and the built site script's name (dist/site/manifest.json). */
+function loadAssets(distDir: string): SiteAssets {
+  const css = SITE_CSS.replace(/\n\s*/g, '');
+  let script: string | undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(join(distDir, 'site', 'manifest.json'), 'utf8')) as {
+      site?: string;
+    };
+    if (manifest.site) script = `/site/${manifest.site}`;
+  } catch {
+    // Not built: the pages still work, without the assistant and the query-keeping language switch.
+  }
+  return { css, script };
+}
+
+/** A directory row as the pages show it. */
+function listedBot(row: DirectoryRow): ListedBot {
+  const botLang = languageCode(row.idioma);
+  return {
+    id: row.id,
+    name: row.business_name,
+    username: row.telegram_username?.replace(/^@/, '') ?? null,
+    description: publicDescription(
+      { public_description: row.public_description ?? '', business_description: row.business_description },
+      botLang,
+    ).slice(0, 600),
+    category: row.category,
+    language: botLang,
+    responses: Number(row.responses_count),
+    likes: Number(row.likes_count),
+    ialandingSlug: row.ialanding_slug ?? null,
+  };
+}
+
+/** The Logo as the favicon. */
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#0f766e"/><path d="M8 10h16v9H14l-5 4v-4H8z" fill="#fff"/></svg>';
+
+function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync {
+  const settings = Settings.parse(
+    Object.fromEntries(Object.entries(ctx.env).filter(([, v]) => v !== undefined && v !== '')),
+  );
+  const operator = { name: settings.CHARLA_OPERATOR_NAME, email: settings.CHARLA_OPERATOR_EMAIL };
+  const db = facebotsDb(ctx.db);
+  let assets: SiteAssets | undefined;
+  const siteAssets = () => {
+    assets ??= loadAssets(ctx.distDir);
+    return assets;
+  };
+  const origin = (req: FastifyRequest) =>
+    ctx.publicUrl?.replace(/\/$/, '') ?? `${req.protocol}://${req.host}`;
+  const pageContext = (lang: SiteLanguage, page: string, translated: boolean): PageContext => ({
+    lang,
+    page,
+    values: placeholders(lang, settings.CHARLA_TRIAL_DAYS),
+    contactEmail: settings.CHARLA_OPERATOR_EMAIL,
+    sourceUrl: settings.CHARLA_SOURCE_URL,
+    translated,
+  });
+  // Pages go out gzipped when the browser takes it (a 33 KB home page is about 9 KB on the wire);
+  // a reverse proxy in front may compress too, which is harmless.
+  const send = (reply: FastifyReply, html: string, status = 200) => {
+    reply
+      .code(status)
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+      .header('content-language', html.match(/<html lang="([^"]+)"/)?.[1] ?? 'es')
+      .type('text/html; charset=utf-8');
+    if (/\bgzip\b/.test(String(reply.request.headers['accept-encoding'] ?? '')))
+      return reply.header('content-encoding', 'gzip').send(gzipSync(html));
+    return reply.send(html);
+  };
+
+  const organization = (o: string) => ({
+    '@context': 'https://schema.org',
+    '@type': 'Organization',
+    name: 'Charla',
+    url: `${o}/`,
+    logo: `${o}/favicon.svg`,
+    ...(settings.CHARLA_OPERATOR_EMAIL ? { email: settings.CHARLA_OPERATOR_EMAIL } : {}),
+  });
+
+  return async (app) => {
+    await app.register(fastifyRateLimit, { global: false });
+    await app.register(fastifyStatic, {
+      root: [join(ctx.distDir, 'site'), mediaDir(ctx.distDir)],
+      prefix: '/site/',
+      decorateReply: false,
+      // The build writes .br and .gz copies (scripts/precompress.mjs).
+      preCompressed: true,
+      index: false,
+      list: false,
+      setHeaders(res, path) {
+        res.header('X-Content-Type-Options', 'nosniff');
+        // The script's name carries its content hash; media change rarely.
+        res.header(
+          'cache-control',
+          /site-[\w-]+\.js$|chunk-[\w-]+\.js$/.test(path)
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=86400',
+        );
+      },
+    });
+
+    // The home page in each language.
+    for (const lang of SITE_LANGUAGES) {
+      const path = localePath(lang, '');
+      const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+        const t = CONTENT[lang];
+        const pctx = pageContext(lang, '', true);
+        const o = origin(req);
+        const head: Head = {
+          lang,
+          title: t.meta.title,
+          description: fill(t.meta.description, pctx.values),
+          canonical: o + path,
+          alternates: allLanguages(''),
+          image: `${o}/site/media/artist.svg`,
+          jsonLd: [
+            organization(o),
+            {
+              '@context': 'https://schema.org',
+              '@type': 'SoftwareApplication',
+              name: 'Charla',
+              applicationCategory: 'BusinessApplication',
+              operatingSystem: 'Web',
+              inLanguage: lang,
+              description: fill(t.meta.description, pctx.values),
+              url: o + path,
+              offers: [
+                {
+                  '@type': 'Offer',
+                  name: t.pricing.dayPass.name,
+                  price: (CUSTOM_PLAN.dayCents / 100).toFixed(2),
+                  priceCurrency: 'EUR',
+                },
+                {
+                  '@type': 'Offer',
+                  name: t.pricing.monthly.name,
+                  price: (MONTHLY_PLAN.amountCents / 100).toFixed(2),
+                  priceCurrency: 'EUR',
+                },
+              ],
+            },
+            {
+              '@context': 'https://schema.org',
+              '@type': 'FAQPage',
+              mainEntity: t.faq.items.map((item) => ({
+                '@type': 'Question',
+                name: item.q,
+                acceptedAnswer: { '@type': 'Answer', text: fill(item.a, pctx.values) },
+              })),
+            },
+          ],
+        };
+        return send(reply, renderDocument(head, createElement(Home, { ctx: pctx }), o, siteAssets()));
+      };
+      app.get(path, { config: { public: true }, schema: { hide: true } }, handler);
+      if (lang !== 'es') {
+        // `/en` → `/en/`, keeping the query.
+        app.get(`/${lang}`, { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+          const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+          return reply.redirect(`${path}${query}`, 301);
+        });
+      }
+
+      // The legal pages.
+      for (const id of LEGAL_PAGES) {
+        const page = `legal/${id}`;
+        app.get(
+          localePath(lang, page),
+          { config: { public: true }, schema: { hide: true } },
+          async (req, reply) => {
+            const t = CONTENT[lang];
+            const legal = t.legal[id as LegalPageId];
+            const o = origin(req);
+            const pctx = pageContext(lang, page, true);
+            const head: Head = {
+              lang,
+              title: `${legal.title} · Charla`,
+              description: legal.description,
+              canonical: o + localePath(lang, page),
+              alternates: allLanguages(page),
+              jsonLd: [
+                {
+                  '@context': 'https://schema.org',
+                  '@type': 'WebPage',
+                  name: legal.title,
+                  inLanguage: lang,
+                  url: o + localePath(lang, page),
+                  isPartOf: { '@type': 'WebSite', name: 'Charla', url: `${o}/` },
+                },
+              ],
+            };
+            return send(
+              reply,
+              renderDocument(head, createElement(Legal, { ctx: pctx, id, operator }), o, siteAssets()),
+            );
+          },
+        );
+      }
+    }
+
+    // A bot's page in the directory (or a home-page sample's), in each language.
+    for (const lang of SITE_LANGUAGES) {
+      app.get<{ Params: { slug: string } }>(
+        localePath(lang, 'facebots/:slug'),
+        { config: { public: true }, schema: { hide: true } },
+        async (req, reply) => {
+          const slug = req.params.slug.toLowerCase();
+          const o = origin(req);
+          const page = `facebots/${slug}`;
+          const pctx = pageContext(lang, page, true);
+          const t = CONTENT[lang];
+          const row = await findListedBySlug(db, slug);
+          if (row) {
+            const bot = listedBot(row);
+            const head: Head = {
+              lang,
+              title: `${bot.name} · Facebots · Charla`,
+              description: (bot.description || bot.name).slice(0, 200),
+              canonical: o + localePath(lang, page),
+              alternates: allLanguages(page),
+              jsonLd: [
+                {
+                  '@context': 'https://schema.org',
+                  '@type': 'WebPage',
+                  name: bot.name,
+                  description: bot.description,
+                  url: o + localePath(lang, page),
+                  interactionStatistic: [
+                    {
+                      '@type': 'InteractionCounter',
+                      interactionType: 'https://schema.org/LikeAction',
+                      userInteractionCount: bot.likes,
+                    },
+                  ],
+                  ...(bot.ialandingSlug ? { relatedLink: `${o}/ialanding/${bot.ialandingSlug}` } : {}),
+                },
+              ],
+            };
+            return send(
+              reply,
+              renderDocument(head, createElement(BotPage, { ctx: pctx, bot }), o, siteAssets()),
+            );
+          }
+          const sample = t.facebots.bots.find((b) => botSlug(b.name) === slug);
+          if (sample) {
+            const head: Head = {
+              lang,
+              title: `${sample.name} · ${t.bot.example} · Charla`,
+              description: `${sample.purpose}. ${t.bot.exampleText}`,
+              canonical: o + localePath(lang, page),
+              alternates: allLanguages(page),
+              jsonLd: [
+                {
+                  '@context': 'https://schema.org',
+                  '@type': 'WebPage',
+                  name: sample.name,
+                  url: o + localePath(lang, page),
+                },
+              ],
+            };
+            return send(
+              reply,
+              renderDocument(head, createElement(BotPage, { ctx: pctx, sample }), o, siteAssets()),
+            );
+          }
+          // No such bot: the directory, where the visitor can look for it.
+          return reply.redirect(localePath(lang, 'facebots'), 302);
+        },
+      );
+
+      // The directory.
+      app.get<{ Querystring: Record<string, string> }>(
+        localePath(lang, 'facebots'),
+        { config: { public: true }, schema: { hide: true } },
+        async (req, reply) => {
+          const o = origin(req);
+          const parsed = DirectoryQuery.safeParse({
+            sort: req.query.sort || undefined,
+            category: req.query.category || undefined,
+            page: req.query.page || undefined,
+          });
+          const q = parsed.success ? parsed.data : DirectoryQuery.parse({});
+          const pctx = pageContext(lang, 'facebots', true);
+          let view: DirectoryView;
+          try {
+            const { rows, more } = await listDirectory(db, q);
+            view = { sort: q.sort, category: q.category, page: q.page, bots: rows.map(listedBot), more };
+          } catch (err) {
+            ctx.log.error({ err }, 'the directory could not be read');
+            view = { sort: q.sort, category: q.category, page: q.page, bots: null, more: false };
+          }
+          const t = directoryTexts(lang);
+          // The first page of each order and category is one page for search engines.
+          const head: Head = {
+            lang,
+            title: `${t.title} · ${t.subtitle.split(/[:.]/)[0]} · Charla`,
+            description: t.subtitle,
+            canonical: o + directoryHref(pctx, { sort: q.sort, category: q.category, page: q.page }),
+            alternates: allLanguages('facebots'),
+            jsonLd: [
+              {
+                '@context': 'https://schema.org',
+                '@type': 'ItemList',
+                name: t.title,
+                itemListElement: (view.bots ?? []).map((b, i) => ({
+                  '@type': 'ListItem',
+                  position: (q.page - 1) * PAGE_SIZE + i + 1,
+                  url: o + localePath(lang, `facebots/${botSlug(b.name)}`),
+                  name: b.name,
+                })),
+              },
+            ],
+          };
+          return send(
+            reply,
+            renderDocument(head, createElement(Directory, { ctx: pctx, view }), o, siteAssets()),
+            view.bots === null ? 503 : 200,
+          );
+        },
+      );
+    }
+
+    app.get('/sitemap.xml', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+      const o = origin(req);
+      const pages = ['', 'facebots', ...LEGAL_PAGES.map((id) => `legal/${id}`)];
+      const urls: string[] = [];
+      for (const page of pages) {
+        const alternates = allLanguages(page);
+        for (const lang of SITE_LANGUAGES) {
+          urls.push(
+            `<url><loc>${escapeHtml(o + alternates[lang])}</loc>${SITE_LANGUAGES.map(
+              (l) => `<xhtml:link rel="alternate" hreflang="${l}" href="${escapeHtml(o + alternates[l])}"/>`,
+            ).join('')}</url>`,
+          );
+        }
+      }
+      urls.push(`<url><loc>${o}${DEMO_IALANDING}</loc></url>`);
+      for (const bot of CONTENT.es.facebots.bots)
+        urls.push(`<url><loc>${o}/facebots/${botSlug(bot.name)}</loc></url>`);
+      for (let p = 1; p <= 40; p++) {
+        const { rows, more } = await listDirectory(db, { sort: 'antiguos', page: p });
+        for (const r of rows) {
+          urls.push(`<url><loc>${escapeHtml(`${o}/facebots/${botSlug(r.business_name)}`)}</loc></url>`);
+          if (r.ialanding_slug)
+            urls.push(`<url><loc>${escapeHtml(`${o}/ialanding/${r.ialanding_slug}`)}</loc></url>`);
+        }
+        if (!more) break;
+      }
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('cache-control', 'public, max-age=3600')
+        .send(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${[...new Set(urls)].join('\n')}\n</urlset>\n`,
+        );
+    });
+
+    app.get('/robots.txt', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+      // The owner's screens and the API are not for search engines; the public pages are.
+      const disallow = [
+        '/api/',
+        '/main',
+        '/configure',
+        '/gestion',
+        '/usuarios-conversaciones',
+        '/charla-web',
+        '/login',
+        '/register',
+        '/reset-password',
+        '/update-password',
+        '/auth/',
+        '/files/',
+      ];
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', 'public, max-age=3600')
+        .send(
+          `User-agent: *\n${disallow.map((d) => `Disallow: ${d}`).join('\n')}\nAllow: /\n\nSitemap: ${origin(req)}/sitemap.xml\n`,
+        );
+    });
+
+    app.get('/favicon.svg', { config: { public: true }, schema: { hide: true } }, async (_req, reply) =>
+      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
+    );
+
+    const perAddress = app.createRateLimit({
+      max: CHAT_PER_ADDRESS_PER_MINUTE,
+      timeWindow: 60_000,
+      keyGenerator: (req) => `site-chat:${req.ip}`,
+    });
+    app.post<{ Body: z.infer<typeof ChatBody> }>(
+      '/api/chat',
+      {
+        config: { public: true },
+        bodyLimit: 64 * 1024,
+        preHandler: async (req, reply) => {
+          const result = await perAddress(req);
+          if (!result.isAllowed && result.isExceeded) {
+            reply.header('retry-after', String(result.ttlInSeconds));
+            return reply.code(429).send({ error: ASSISTANT_ERROR });
+          }
+        },
+        schema: {
+          summary: 'The site assistant',
+          description:
+            'Spec 001 §2, §7, §8; issue 16 §5. Answers a visitor’s question about Charla in the page’s language (`lang`), ' +
+            'with the server’s own product context (prices from the billing plans): the LLM when configured, else the ' +
+            `closest FAQ answer. The spec’s \`context\` field is accepted and ignored. 429 past ${CHAT_PER_ADDRESS_PER_MINUTE} ` +
+            'questions a minute from one address.',
+          tags: ['site'],
+          body: ChatBody,
+          response: { 200: ChatAnswer, 429: z.object({ error: z.string() }) },
+        },
+      },
+      async (req) => {
+        const controller = new AbortController();
+        req.raw.once('close', () => {
+          if (req.raw.destroyed && !req.raw.complete) controller.abort();
+        });
+        const { response } = await answer(
+          ctx.llm,
+          {
+            lang: req.body.lang,
+            trialDays: settings.CHARLA_TRIAL_DAYS,
+            question: req.body.message,
+            history: req.body.history,
+            signal: controller.signal,
+          },
+          (err) =>
+            ctx.log.warn(
+              { err: (err as Error).message },
+              'site assistant: the LLM failed; answering from the FAQ',
+            ),
+        );
+        return { response };
+      },
+    );
+  };
+}
+
+/** Builds the public-site plugin. */
+export function createSitePlugin(): FeaturePlugin<never> {
+  return definePlugin({
+    id: 'site',
+    optionsSchema: z.object({}),
+    dependencies: ['facebots'],
+    setup(ctx) {
+      return { routes: { prefix: '', plugin: routes(ctx) } };
+    },
+  }) as FeaturePlugin<never>;
+}
+
+/** The registered public-site plugin (plugins/index.ts). */
+export const site = createSitePlugin();
