@@ -17,7 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../cli/seed.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { CHROMIUM_PATH, launchChromium, signInAs } from './helpers/chromium.ts';
+import { CHROMIUM_PATH, launchChromium, openLanding, signInAs } from './helpers/chromium.ts';
 
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
 const DASHBOARD_BUILT = existsSync(new URL('../dist/dashboard/index.html', import.meta.url));
@@ -149,7 +149,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('long messages i
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
-    await page.goto(`${base}/ialanding/ialanding-el-pato-pepe`);
+    await openLanding(page, `${base}/ialanding/ialanding-el-pato-pepe`);
     const bar = page.getByTestId('ialanding-chatbar');
     const box = bar.getByRole('textbox');
     await box.waitFor();

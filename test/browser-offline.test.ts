@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOT, DEMO_EMAIL, DEMO_FILES, seedDemo } from '../cli/seed.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { CHROMIUM_PATH, launchChromium, signInAs } from './helpers/chromium.ts';
+import { CHROMIUM_PATH, launchChromium, openLanding, signInAs } from './helpers/chromium.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
 
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
@@ -115,7 +115,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('offline answers
         .execute();
       app.engine.cache.invalidate(demoId);
       const page = await newPage();
-      await page.goto(`${base}/ialanding/${DEMO_SLUG}`);
+      await openLanding(page, `${base}/ialanding/${DEMO_SLUG}`);
       const hero = page.getByTestId('ialanding-description');
       await hero.waitFor();
       const heroText = (await hero.textContent()) ?? '';
@@ -155,7 +155,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('offline answers
             ).public_description,
         )
         .toBe('La mejor paella de Madrid, junto al estanque.');
-      await page.goto(`${base}/ialanding/${DEMO_SLUG}`);
+      await openLanding(page, `${base}/ialanding/${DEMO_SLUG}`);
       await page.getByTestId('ialanding-description').waitFor();
       expect(await page.getByTestId('ialanding-description').textContent()).toBe(
         'La mejor paella de Madrid, junto al estanque.',
@@ -195,7 +195,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('offline answers
       await web.getByText('¡Hola! Soy el asistente de El Pato Pepe. ¿En qué puedo ayudarte?').waitFor();
       expect(await page.getByTestId('offline-banner').count()).toBe(0);
 
-      await page.goto(`${base}/ialanding/${DEMO_SLUG}`);
+      await openLanding(page, `${base}/ialanding/${DEMO_SLUG}`);
       await page.getByTestId('ialanding-description').waitFor();
       expect(await page.getByTestId('offline-banner').count()).toBe(0);
       await page.context().close();

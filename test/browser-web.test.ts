@@ -10,7 +10,9 @@
  *   adds a line; a library card shows its file; the page title is the business's;
  * - a landing whose service is off shows the server's text and a disabled input; unknown and
  *   inactive slugs show "IALanding no encontrada";
- * - the HTML the server sends for the demo landing carries its <title> and og:title;
+ * - the HTML the server sends for the demo landing carries its <title> and og:title, and with
+ *   JavaScript off shows the business, the greeting and the library (issue 16: server-rendered);
+ *   text typed before the island hydrated the page is sent once it is live, with no hydration error;
  * - screenshots of both screens at 1280 and 375 px (test-results/screenshots/), no sideways scroll,
  *   and no serious or critical axe violation.
  */
@@ -25,7 +27,7 @@ import { GREETINGS } from '../engine/conversation/texts.ts';
 import { embedSnippet } from '../widget/snippet.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { CHROMIUM_PATH, launchChromium, signInAs } from './helpers/chromium.ts';
+import { CHROMIUM_PATH, launchChromium, openLanding, signInAs } from './helpers/chromium.ts';
 
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
 const DASHBOARD_BUILT = existsSync(new URL('../dist/dashboard/index.html', import.meta.url));
@@ -183,7 +185,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
       await new Promise((r) => setTimeout(r, 700));
       await route.continue();
     });
-    await page.goto(`${base}/ialanding/${DEMO_SLUG}`);
+    await openLanding(page, `${base}/ialanding/${DEMO_SLUG}`);
     await page.getByTestId('ialanding-business').waitFor();
     expect(await page.getByTestId('ialanding-business').textContent()).toBe('El Pato Pepe');
     expect(await inPage<string>(page, 'document.title')).toBe('El Pato Pepe · Asistente IA');
@@ -284,7 +286,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    await page.goto(`${base}/ialanding/ialanding-tienda`);
+    await openLanding(page, `${base}/ialanding/ialanding-tienda`);
     await page.getByText(UNAVAILABLE_TEXTS.en.replace('{business}', 'tienda')).waitFor();
     expect(await page.getByLabel('Type your message…').isDisabled()).toBe(true);
     await shoot(page, 'ialanding-unavailable');
@@ -307,5 +309,46 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
     const html = await res.text();
     expect(html).toMatch(/<title>[^<]*El Pato Pepe[^<]*<\/title>/);
     expect(html).toMatch(/<meta property="og:title" content="El Pato Pepe">/);
+  });
+
+  it('shows the landing before any script runs, and text typed before hydration is sent', async () => {
+    // JavaScript off: the server's HTML alone has the business, the greeting and the library.
+    const off = await browser.newContext({ viewport: { width: 375, height: 812 }, javaScriptEnabled: false });
+    const bare = await off.newPage();
+    await bare.goto(`${base}/ialanding/${DEMO_SLUG}`);
+    expect(await bare.getByTestId('ialanding-business').textContent()).toBe('El Pato Pepe');
+    await bare.getByRole('heading', { level: 1, name: 'Habla con El Pato Pepe' }).waitFor();
+    expect(await bare.getByTestId('ialanding-content').textContent()).toContain(
+      '¡Hola! Soy el asistente de El Pato Pepe',
+    );
+    expect(await bare.getByTestId('ialanding-library').getByText('Ver →').count()).toBe(3);
+    await bare.screenshot({ path: join(SHOTS, 'ialanding-no-script-375.png'), fullPage: true });
+    await off.close();
+
+    // The island arrives late (a slow phone): the visitor types first, then sends once it is live.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.route('**/site/ialanding-island-*.js', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await page.goto(`${base}/ialanding/${DEMO_SLUG}`, { waitUntil: 'commit' });
+    const box = page.getByLabel('Escribe tu mensaje...');
+    await box.pressSequentially('¿Tenéis la carta?');
+    expect(await page.locator('[data-ready="true"]').count()).toBe(0);
+    await page.locator('[data-testid="ialanding"][data-ready="true"]').waitFor();
+    const send = page.getByRole('button', { name: 'Enviar' });
+    await expect.poll(() => send.isEnabled()).toBe(true);
+    await send.click();
+    await expect
+      .poll(() => page.getByTestId('ialanding-content-title').textContent())
+      .toContain('carta-el-pato-pepe.pdf');
+    // Hydration matched the server's HTML: React reported nothing.
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

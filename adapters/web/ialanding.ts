@@ -1,19 +1,19 @@
 /**
  * The public IALanding (issue 6, spec 001 §2, §4): `GET /api/ialanding/:slug` (the landing, its
- * bot's greeting, availability and files) and the page `/ialanding/:slug` itself, the dashboard's
- * HTML with the landing's title, description and Open Graph tags so a shared link previews well.
+ * bot's greeting, availability and files) and the page `/ialanding/:slug` itself, rendered on the
+ * server from the dashboard's components (ialanding-page.ts, issue 16) with the landing's title,
+ * description, canonical address and Open Graph tags, so a shared link previews well and a phone
+ * shows the page before its script has loaded.
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { greeting } from '../../engine/conversation/texts.ts';
 import { AppError } from '../../engine/errors.ts';
-import { FileRecord, fileRecord } from '../../engine/http/views.ts';
+import { sendHtml } from '../../engine/http/html-page.ts';
+import { fileRecord } from '../../engine/http/views.ts';
 import { publicDescription } from '../../engine/ranking/index.ts';
 import type { ChannelContext } from '../../engine/registry/index.ts';
-import { LANG_CODES, languageCode } from '../../engine/schemas.ts';
+import { languageCode } from '../../engine/schemas.ts';
 import { findChatbot, findChatbotByKey } from '../../engine/store/queries/chatbots.ts';
 import { listFiles } from '../../engine/store/queries/files.ts';
 import {
@@ -21,6 +21,7 @@ import {
   findIalandingRedirect,
   updateIalanding,
 } from '../../engine/store/queries/ialandings.ts';
+import { LandingView, landingErrorPage, landingPage } from './ialanding-page.ts';
 import { availability, cors, ErrorBody, html } from './shared.ts';
 import { WEB_ERRORS } from './texts.ts';
 
@@ -42,47 +43,31 @@ export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZo
           tags: ['web'],
           params: z.object({ slug: z.string().min(1).max(300) }),
           response: {
-            200: z.object({
-              slug: z.string(),
-              business_name: z.string(),
-              public_description: z
-                .string()
-                .describe(
-                  'Issue 10 §7: the bot’s public description, or the first sentences of its business description without instructions.',
-                ),
-              charla_key: z.string(),
-              idioma: z.string(),
-              lang: z.enum(LANG_CODES),
-              greeting: z.string(),
-              available: z.boolean(),
-              unavailableText: z.string().nullable(),
-              offline: z
-                .boolean()
-                .describe('True while no LLM is configured (answers come from the offline responder).'),
-              files: z.array(FileRecord),
-            }),
+            200: LandingView,
             404: ErrorBody,
           },
         },
       },
-      async (req) => {
-        const { landing, bot } = await landingBySlug(req.params.slug);
-        const lang = languageCode(bot.idioma);
-        const files = await listFiles(ctx().db, bot.id);
-        return {
-          slug: landing.slug,
-          business_name: landing.business_name || bot.business_name,
-          public_description: publicDescription(bot, lang),
-          charla_key: bot.charla_key!,
-          idioma: bot.idioma,
-          lang,
-          greeting: greeting(lang, bot.business_name),
-          ...(await availability(ctx(), bot)),
-          offline: ctx().offline,
-          files: files.map((f) => fileRecord(f, ctx().publicUrl)),
-        };
-      },
+      async (req) => view(await landingBySlug(req.params.slug)),
     );
+
+    /** The landing as the API answers it and the page carries it. */
+    async function view({ landing, bot }: Awaited<ReturnType<typeof landingBySlug>>): Promise<LandingView> {
+      const lang = languageCode(bot.idioma);
+      const files = await listFiles(ctx().db, bot.id);
+      return {
+        slug: landing.slug,
+        business_name: landing.business_name || bot.business_name,
+        public_description: publicDescription(bot, lang),
+        charla_key: bot.charla_key!,
+        idioma: bot.idioma,
+        lang,
+        greeting: greeting(lang, bot.business_name),
+        ...(await availability(ctx(), bot)),
+        offline: ctx().offline,
+        files: files.map((f) => fileRecord(f, ctx().publicUrl)),
+      };
+    }
 
     /**
      * An active landing and its bot, repairing an empty business name (spec 001 §4). A slug the
@@ -107,8 +92,8 @@ export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZo
       return { landing, bot };
     }
 
-    // The landing page itself: the dashboard's HTML with the landing's own title and previews.
-    // A slug the landing had before answers 301 to the current one (issue 10 §8).
+    // The landing page itself, rendered here (ialanding-page.ts). A slug the landing had before
+    // answers 301 to the current one (issue 10 §8).
     app.get<{ Params: { slug: string } }>(
       '/ialanding/:slug',
       { config: { public: true }, schema: { hide: true } },
@@ -121,66 +106,48 @@ export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZo
           const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
           return reply.redirect(`/ialanding/${encodeURIComponent(moved)}${query}`, 301);
         }
-        const index = join(ctx().distDir, 'dashboard', 'index.html');
-        if (!existsSync(index)) return reply.code(404).send({ error: 'dashboard not built' });
-        let page = await readFile(index, 'utf8');
-        let canonical = '';
+        let found: Awaited<ReturnType<typeof landingBySlug>>;
         try {
-          const { landing, bot } = await landingBySlug(req.params.slug);
-          const name = landing.business_name || bot.business_name;
-          const lang = languageCode(bot.idioma);
-          const description = (publicDescription(bot, lang) || greeting(lang, name))
-            .replace(/\s+/g, ' ')
-            .trim();
-          // Previews show about 200 characters: cut at a word, with an ellipsis.
-          const short =
-            description.length > 200
-              ? `${description
-                  .slice(0, 200)
-                  .replace(/\s+\S*$/, '')
-                  .replace(/[\s,.;:]+$/, '')}…`
-              : description;
-          const url = `${ctx().publicUrl ?? `${req.protocol}://${req.host}`}/ialanding/${landing.slug}`;
-          canonical = url;
-          const image = (await listFiles(ctx().db, bot.id)).find((f) => f.file_type === 'image');
-          const tags = [
-            `<title>${html(name)} · Asistente IA</title>`,
-            `<meta name="description" content="${html(short)}">`,
-            `<meta property="og:type" content="website">`,
-            `<meta property="og:title" content="${html(name)}">`,
-            `<meta property="og:description" content="${html(short)}">`,
-            `<meta property="og:url" content="${html(url)}">`,
-            ...(image
-              ? [
-                  `<meta property="og:image" content="${html(fileRecord(image, ctx().publicUrl ?? `${req.protocol}://${req.host}`).publicUrl)}">`,
-                ]
-              : []),
-            `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`,
-          ].join('\n    ');
-          page = page.replace(/<title>[^<]*<\/title>/, () => tags);
+          found = await landingBySlug(req.params.slug);
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
-          // Unknown or inactive (issue 16 §2): 404 with the spec's text in the HTML, so a search
-          // engine drops the address; the app then renders the same error state.
-          const text = err.status === 404 ? WEB_ERRORS.landingNotFound : err.message;
-          page = page
-            .replace(
-              /<title>[^<]*<\/title>/,
-              () => `<title>${html(text)} · Charla</title>\n    <meta name="robots" content="noindex">`,
-            )
-            .replace(
-              '<div id="root"></div>',
-              () => `<div id="root"><main><h1>${html(text)}</h1><p><a href="/">Charla</a></p></main></div>`,
-            );
-          return reply
-            .code(err.status)
-            .header('cache-control', 'no-cache')
-            .type('text/html; charset=utf-8')
-            .send(page);
+          // Unknown or inactive (issue 16 §2): 404 with the spec's text in the HTML and `noindex`, so
+          // a search engine drops the address.
+          const reason = err.message === WEB_ERRORS.keyNotFound ? 'noBot' : 'notFound';
+          const text = reason === 'noBot' ? WEB_ERRORS.keyNotFound : WEB_ERRORS.landingNotFound;
+          return sendHtml(reply, await landingErrorPage(ctx().distDir, reason, text), 404);
         }
-        // The canonical address of the landing, for search engines.
-        page = page.replace('</head>', () => `<link rel="canonical" href="${html(canonical)}">\n  </head>`);
-        return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
+        const { landing, bot } = found;
+        const name = landing.business_name || bot.business_name;
+        const lang = languageCode(bot.idioma);
+        const description = (publicDescription(bot, lang) || greeting(lang, name))
+          .replace(/\s+/g, ' ')
+          .trim();
+        // Previews show about 200 characters: cut at a word, with an ellipsis.
+        const short =
+          description.length > 200
+            ? `${description
+                .slice(0, 200)
+                .replace(/\s+\S*$/, '')
+                .replace(/[\s,.;:]+$/, '')}…`
+            : description;
+        const origin = ctx().publicUrl ?? `${req.protocol}://${req.host}`;
+        const url = `${origin}/ialanding/${landing.slug}`;
+        const image = (await listFiles(ctx().db, bot.id)).find((f) => f.file_type === 'image');
+        const head = [
+          `<meta name="description" content="${html(short)}">`,
+          `<link rel="canonical" href="${html(url)}">`,
+          `<meta property="og:type" content="website">`,
+          `<meta property="og:title" content="${html(name)}">`,
+          `<meta property="og:description" content="${html(short)}">`,
+          `<meta property="og:url" content="${html(url)}">`,
+          ...(image
+            ? [`<meta property="og:image" content="${html(fileRecord(image, origin).publicUrl)}">`]
+            : []),
+          `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`,
+        ];
+        const page = await landingPage(ctx().distDir, await view(found), head);
+        return sendHtml(reply, page);
       },
     );
   };

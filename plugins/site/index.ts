@@ -18,12 +18,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createElement } from 'react';
 import { z } from 'zod';
+import { sendHtml } from '../../engine/http/html-page.ts';
 import { publicDescription } from '../../engine/ranking/index.ts';
 import { definePlugin, type FeaturePlugin, type PluginContext } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
@@ -147,19 +147,7 @@ function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync 
     sourceUrl: settings.CHARLA_SOURCE_URL,
     translated,
   });
-  // Pages go out gzipped when the browser takes it (a 33 KB home page is about 9 KB on the wire);
-  // a reverse proxy in front may compress too, which is harmless.
-  const send = (reply: FastifyReply, html: string, status = 200) => {
-    reply
-      .code(status)
-      .header('cache-control', 'no-cache')
-      .header('vary', 'accept-encoding')
-      .header('content-language', html.match(/<html lang="([^"]+)"/)?.[1] ?? 'es')
-      .type('text/html; charset=utf-8');
-    if (/\bgzip\b/.test(String(reply.request.headers['accept-encoding'] ?? '')))
-      return reply.header('content-encoding', 'gzip').send(gzipSync(html));
-    return reply.send(html);
-  };
+  const send = sendHtml;
 
   const organization = (o: string) => ({
     '@context': 'https://schema.org',

@@ -40,3 +40,12 @@ export async function signInAs(page: Page, base: string, email: string): Promise
   await page.waitForURL(`${base}/main`);
   await page.waitForLoadState('networkidle');
 }
+
+/**
+ * Opens a public IALanding and waits until its island has hydrated the server's HTML
+ * (`data-ready` on the page), so what the test types and clicks reaches the chat.
+ */
+export async function openLanding(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.locator('[data-testid="ialanding"][data-ready="true"]').waitFor();
+}

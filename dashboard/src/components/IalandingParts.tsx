@@ -5,10 +5,11 @@
  * se mostrarán arriba".
  */
 import type { TFunction } from 'i18next';
+import { useEffect } from 'react';
 import type { FileType } from '../../../engine/schemas.ts';
-import type { IalandingFile } from '../lib/web.ts';
+import type { IalandingFile } from '../lib/web-chat.ts';
 import { counterShown, enterSends, MAX_MESSAGE_CHARS, MessageCounter } from './ChatComposer.tsx';
-import { FileView, OfferButtons } from './WebChat.tsx';
+import { FileView, OfferButtons } from './WebChatCore.tsx';
 
 /** The content area's item (spec 001 §3 "Dynamic content item"). */
 export interface DynamicItem {
@@ -197,6 +198,7 @@ export function ChatBar({
   pending,
   available,
   unavailableText,
+  typed = '',
 }: {
   t: TFunction;
   input: string;
@@ -205,7 +207,15 @@ export function ChatBar({
   pending: boolean;
   available: boolean;
   unavailableText: string | null;
+  /** Text typed into the server's HTML before hydration (the island reads it). */
+  typed?: string;
 }) {
+  // Text typed into the server-rendered page before its script hydrated it (issue 16) is not in
+  // the state: take it over once, so Send and Enter work on it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, right after hydration
+  useEffect(() => {
+    if (typed && !input) setInput(typed);
+  }, []);
   return (
     <div
       className="fixed inset-x-0 bottom-0 z-30 min-[700px]:bottom-4 min-[700px]:px-4"

@@ -3,6 +3,9 @@ import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react
 import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelector } from './LanguageSelector.tsx';
+import { Logo } from './Logo.tsx';
+
+export { Logo };
 
 /** The centred card of the sign-in screens, with the brand and the language selector. */
 export function AuthLayout({
@@ -33,16 +36,6 @@ export function AuthLayout({
       </main>
       <footer className="px-4 pb-6 text-center text-xs text-slate-500">{t('app.tagline')}</footer>
     </div>
-  );
-}
-
-/** The Charla mark. */
-export function Logo() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 32 32" className="h-8 w-8">
-      <rect width="32" height="32" rx="8" className="fill-brand-700" />
-      <path d="M8 10h16v9H14l-5 4v-4H8z" fill="white" />
-    </svg>
   );
 }
 

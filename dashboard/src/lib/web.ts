@@ -1,11 +1,12 @@
 /**
  * The web channel's data (spec 001 §4, issue 6): the owner's channel as `GET /api/charla-web` returns
  * it (after the server ran the web channel load rules), a public IALanding as `GET
- * /api/ialanding/:slug` returns it, and the visitor id the web chats send.
+ * /api/ialanding/:slug` loads in the app (lib/web-chat.ts has its shape, the visitor id and the
+ * chat's shapes).
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { Attachment, FileRef, FileType } from '../../../engine/schemas.ts';
 import { i18n } from '../i18n/index.ts';
+import type { Ialanding, IalandingError } from './web-chat.ts';
 
 /** `GET /api/charla-web` (adapters/web/). */
 export interface CharlaWeb {
@@ -28,37 +29,6 @@ export const charlaWebQuery = queryOptions({
     return (await res.json()) as CharlaWeb;
   },
 });
-
-/** A file of an IALanding's library. */
-export interface IalandingFile {
-  id: string;
-  file_name: string;
-  file_type: FileType;
-  keyword: string;
-  context: string;
-  publicUrl: string;
-}
-
-/** `GET /api/ialanding/:slug` (adapters/web/). */
-export interface Ialanding {
-  slug: string;
-  business_name: string;
-  /** Issue 10 §7: the public description, or the description's first sentences without instructions. */
-  public_description: string;
-  charla_key: string;
-  idioma: string;
-  lang: string;
-  greeting: string;
-  available: boolean;
-  /** In the bot's language; null while available. */
-  unavailableText: string | null;
-  /** True while no LLM is configured (the "respuestas sin IA" banner, issue 10 §6). */
-  offline: boolean;
-  files: IalandingFile[];
-}
-
-/** Why an IALanding cannot show: the spec's cases (001 §4), as keys of `landing.errors`. */
-export type IalandingError = 'invalidUrl' | 'notFound' | 'noBot' | 'load';
 
 /** The server's text for a key whose bot is gone (spec 001 §8). */
 const NO_BOT_TEXT = 'No se encontró la configuración del bot para este IALanding.';
@@ -92,44 +62,3 @@ export const ialandingQuery = (slug: string) =>
     retry: false,
     staleTime: 60_000,
   });
-
-/**
- * The browser's visitor id for a bot, created on first use (random, 128 bits, hex). Kept under the
- * same name as the widget's (`charla:<key>:visitor`, widget/chat.ts): one visitor per browser and bot.
- */
-export function visitorId(key: string): string {
-  const name = `charla:${key}:visitor`;
-  try {
-    const known = localStorage.getItem(name);
-    if (known && /^[\w-]{8,128}$/.test(known)) return known;
-    const id = [...crypto.getRandomValues(new Uint8Array(16))]
-      .map((b) => b.toString(16).padStart(2, '0'))
-      .join('');
-    localStorage.setItem(name, id);
-    return id;
-  } catch {
-    // Storage refused (private mode, blocked cookies): an id for this page only.
-    return `v${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
-  }
-}
-
-/** `GET /api/web/:key/config` (what the widget shows), as far as the try-out window reads it. */
-export interface WebConfig {
-  business_name: string;
-  lang: string;
-  greeting: string;
-  available: boolean;
-  unavailableText: string | null;
-  /** True while no LLM is configured (the "respuestas sin IA" banner, issue 10 §6). */
-  offline?: boolean;
-}
-
-/** A turn's answer from `POST /api/web/:key/message` (as `POST /api/chatbot-message/:id`). */
-export interface WebReply {
-  reply: string;
-  attachment: Attachment | null;
-  /** Issue 15: the reply as a voice note (`data:audio/ogg;base64,…`) when the bot speaks. */
-  voice?: string | null;
-  archivosEnviados: string[];
-  contenedorEmpatico: { archivos: { action: 'SEND' | 'LIST' | 'NONE'; lista: FileRef[] } };
-}

@@ -23,21 +23,12 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  ChatBar,
-  Content,
-  type DynamicItem,
-  fileTitle,
-  Library,
-  Pending,
-} from '../components/IalandingParts.tsx';
-import { OfflineBanner } from '../components/OfflineBanner.tsx';
-import { Logo } from '../components/ui.tsx';
-import { useWebChat } from '../components/WebChat.tsx';
+import { IalandingErrorPanel, Landing } from '../components/IalandingPage.tsx';
 import { type AppLanguage, i18n, isAppLanguage, loadLanguage } from '../i18n/index.ts';
-import { type Ialanding, type IalandingFile, IalandingLoadError, ialandingQuery } from '../lib/web.ts';
+import { IalandingLoadError, ialandingQuery } from '../lib/web.ts';
+import type { Ialanding } from '../lib/web-chat.ts';
 
 export const Route = createFileRoute('/ialanding/$slug')({
   component: IalandingPage,
@@ -63,34 +54,7 @@ function IalandingPage() {
 
   if (landing.isError) {
     const reason = landing.error instanceof IalandingLoadError ? landing.error.reason : 'load';
-    return (
-      <main className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4 text-center">
-        <div
-          role="alert"
-          className="w-full max-w-md space-y-3 rounded-2xl border border-red-200 bg-white p-6 shadow-sm"
-          data-testid="ialanding-error"
-        >
-          <p className="text-4xl" aria-hidden="true">
-            🔍
-          </p>
-          <h1 className="text-xl font-bold text-slate-900">{t(`landing.errors.${reason}`)}</h1>
-          <p className="text-sm text-slate-600">{t('landing.errorText')}</p>
-          {reason === 'load' ? (
-            <button
-              type="button"
-              onClick={() => void landing.refetch()}
-              className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold hover:bg-slate-50"
-            >
-              {t('web.retry')}
-            </button>
-          ) : null}
-        </div>
-        <a href="/" className="flex items-center gap-2 text-sm font-semibold text-brand-800">
-          <Logo />
-          {t('landing.madeWith')}
-        </a>
-      </main>
-    );
+    return <IalandingErrorPanel reason={reason} t={t} onRetry={() => void landing.refetch()} />;
   }
   if (!landing.data || !lang) {
     return (
@@ -105,164 +69,11 @@ function IalandingPage() {
       </main>
     );
   }
-  return <Landing data={landing.data} lang={lang} />;
+  return <LandingInLanguage data={landing.data} lang={lang} />;
 }
 
-function Landing({ data, lang }: { data: Ialanding; lang: AppLanguage }) {
+/** The landing with the texts of its bot's language. */
+function LandingInLanguage({ data, lang }: { data: Ialanding; lang: AppLanguage }) {
   const { t } = useTranslation(undefined, { lng: lang });
-  const chat = useWebChat(data.charla_key, t, 'ialanding');
-  const welcome: DynamicItem = {
-    type: 'welcome',
-    title: t('landing.welcomeTitle'),
-    description: data.greeting,
-  };
-  const [item, setItem] = useState<DynamicItem>(welcome);
-  const [question, setQuestion] = useState('');
-  const [input, setInput] = useState('');
-  const contentRef = useRef<HTMLElement>(null);
-
-  // The page's language and title while it shows (the server sends the same title in the HTML).
-  useEffect(() => {
-    const before = { title: document.title, lang: document.documentElement.lang };
-    document.title = `${data.business_name} · ${t('web.chat.assistant')}`;
-    document.documentElement.lang = lang;
-    return () => {
-      document.title = before.title;
-      document.documentElement.lang = before.lang;
-    };
-  }, [data.business_name, lang, t]);
-
-  const reveal = () => {
-    // The answer shows above the chat bar: bring the content area into view (phones scroll far).
-    const box = contentRef.current;
-    if (box && box.getBoundingClientRect().top < 0)
-      box.scrollIntoView({ behavior: 'smooth', block: 'start' });
-  };
-
-  async function ask(text: string, shown = text) {
-    if (!text.trim() || chat.pending || !data.available) return;
-    setQuestion(shown.trim());
-    reveal();
-    const message = await chat.send(text, shown);
-    if (!message) return;
-    const a = message.attachment;
-    setItem(
-      a
-        ? {
-            type: 'file',
-            title: a.name,
-            description: message.text,
-            url: a.url,
-            fileType: a.type,
-            question: shown.trim(),
-          }
-        : {
-            type: 'text',
-            title: t('landing.answerTitle'),
-            description: message.text,
-            question: shown.trim(),
-            ...(message.offers ? { offers: message.offers } : {}),
-            ...(message.error ? { error: true } : {}),
-          },
-    );
-  }
-
-  function submit() {
-    if (!input.trim() || chat.pending) return;
-    const text = input;
-    setInput('');
-    void ask(text);
-  }
-
-  function show(file: IalandingFile) {
-    setQuestion('');
-    setItem({
-      type: 'file',
-      title: fileTitle(file),
-      // The context's first sentence is the title already; the rest, if any, below it.
-      description: file.context.replace(/\s+/g, ' ').trim().slice(fileTitle(file).length).trim(),
-      url: file.publicUrl,
-      fileType: file.file_type,
-    });
-    contentRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-  }
-
-  const initial = data.business_name.trim().charAt(0).toUpperCase() || '?';
-  return (
-    <div className="flex min-h-dvh flex-col bg-gradient-to-b from-brand-50 via-white to-slate-50" lang={lang}>
-      <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur">
-        <div className="mx-auto flex max-w-5xl items-center gap-3 px-4 py-3">
-          <span
-            aria-hidden="true"
-            className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-lg font-bold text-white"
-          >
-            {initial}
-          </span>
-          <div className="min-w-0">
-            <p className="truncate text-lg font-bold text-slate-900" data-testid="ialanding-business">
-              {data.business_name}
-            </p>
-            <p className="flex items-center gap-1.5 text-xs text-slate-600">
-              <span
-                aria-hidden="true"
-                className={`h-2 w-2 rounded-full ${data.available ? 'bg-emerald-500' : 'bg-slate-400'}`}
-              />
-              {t('web.chat.assistant')}
-            </p>
-          </div>
-        </div>
-      </header>
-      <main className="mx-auto w-full max-w-5xl flex-1 space-y-8 px-4 pt-6 pb-48 min-[700px]:pt-10">
-        <section className="space-y-3 text-center">
-          <p className="inline-block rounded-full bg-brand-100 px-3 py-1 text-xs font-semibold text-brand-800">
-            {t('landing.badge')}
-          </p>
-          <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 min-[700px]:text-5xl">
-            {t('landing.heroTitle', { business: data.business_name })}
-          </h1>
-          <p className="mx-auto max-w-2xl text-base text-slate-700 min-[700px]:text-lg">
-            {t('landing.heroSubtitle')}
-          </p>
-          {data.public_description ? (
-            <p
-              className="mx-auto line-clamp-3 max-w-2xl text-sm text-slate-600"
-              data-testid="ialanding-description"
-            >
-              {data.public_description}
-            </p>
-          ) : null}
-          <OfflineBanner offline={data.offline} t={t} className="mx-auto w-fit rounded-full" />
-        </section>
-        <section
-          ref={contentRef}
-          aria-label={t('landing.contentLabel')}
-          aria-live="polite"
-          className="scroll-mt-20 rounded-3xl border border-slate-200 bg-white p-5 shadow-sm min-[700px]:p-8"
-          data-testid="ialanding-content"
-          data-type={chat.pending ? 'pending' : item.type}
-        >
-          {chat.pending ? (
-            <Pending question={question} streaming={chat.streaming} t={t} />
-          ) : (
-            <Content
-              item={item}
-              t={t}
-              onPick={(n, label) => void ask(String(n), label)}
-              busy={chat.pending}
-            />
-          )}
-        </section>
-        <Library files={data.files} onShow={show} t={t} />
-      </main>
-      <ChatBar
-        t={t}
-        input={input}
-        setInput={setInput}
-        submit={submit}
-        pending={chat.pending}
-        available={data.available}
-        unavailableText={data.unavailableText}
-      />
-    </div>
-  );
+  return <Landing data={data} lang={lang} t={t} />;
 }
