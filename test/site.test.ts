@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../cli/seed.ts';
 import { CUSTOM_PLAN, MONTHLY_PLAN } from '../plugins/billing/plans.ts';
 import { ASSISTANT_ERROR } from '../plugins/site/assistant.ts';
+import { CHAT_PER_ADDRESS_PER_MINUTE } from '../plugins/site/chat-route.ts';
 import { directoryTexts } from '../plugins/site/content/directory.ts';
 import {
   CONTENT,
@@ -22,7 +23,6 @@ import {
   placeholders,
   SITE_LANGUAGES,
 } from '../plugins/site/content/index.ts';
-import { CHAT_PER_ADDRESS_PER_MINUTE } from '../plugins/site/index.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
 

@@ -1,13 +1,14 @@
 /**
  * The public site (spec 001 §1, §2 route table and marketing home, §3 marketing content, §4 Home
  * page and language, §7 `POST /api/chat`; issue 16): the marketing home in seven languages, the
- * legal pages, a page per Facebots bot, the sitemap and robots.txt, the site assistant's answers,
- * and the server-rendered heads of the directory page. Through the registry: routes only.
+ * legal pages, the Facebots directory and a page per bot, all rendered to HTML on the server; the
+ * sitemap and robots.txt (seo.ts); the site assistant's answers (chat-route.ts). Through the
+ * registry: routes only.
  *
  * - `GET /`, `/en/`, `/fr/`, `/de/`, `/it/`, `/hi/`, `/ru/`: the home page (React rendered on the server);
  * - `GET [/<lang>]/legal/{tos,privacy,security}`: the legal pages;
  * - `GET /facebots/:slug`: a listed bot's page, or a home-page sample's;
- * - `GET /facebots`: the directory (the dashboard's page with its head and the first page of bots in HTML);
+ * - `GET [/<lang>]/facebots`: the directory (sorts as links, the category filter a form, paging links);
  * - `GET /sitemap.xml`, `/robots.txt`, `/favicon.svg`, `/site/*` (the site script and media);
  * - `POST /api/chat` `{message, lang?, history?}` → `{response}`: the site assistant, rate-limited.
  *
@@ -30,7 +31,7 @@ import { languageCode } from '../../engine/schemas.ts';
 import { CUSTOM_PLAN, MONTHLY_PLAN } from '../billing/plans.ts';
 import { DirectoryQuery, PAGE_SIZE } from '../facebots/api.ts';
 import { type DirectoryRow, facebotsDb, findListedBySlug, listDirectory } from '../facebots/queries.ts';
-import { ASSISTANT_ERROR, answer, MAX_QUESTION } from './assistant.ts';
+import { chatRoute } from './chat-route.ts';
 import { directoryTexts } from './content/directory.ts';
 import {
   botSlug,
@@ -45,14 +46,12 @@ import {
 } from './content/index.ts';
 import { BotPage, type ListedBot } from './pages/BotPage.tsx';
 import { Directory, type DirectoryView, directoryHref } from './pages/Directory.tsx';
-import { DEMO_IALANDING, Home } from './pages/Home.tsx';
+import { Home } from './pages/Home.tsx';
 import type { PageContext } from './pages/Layout.tsx';
 import { Legal } from './pages/Legal.tsx';
-import { allLanguages, escapeHtml, type Head, renderDocument, type SiteAssets } from './render.tsx';
+import { allLanguages, type Head, renderDocument, type SiteAssets } from './render.tsx';
+import { seoRoutes } from './seo.ts';
 import { SITE_CSS } from './styles.ts';
-
-/** Questions one address may ask the assistant in a minute. */
-export const CHAT_PER_ADDRESS_PER_MINUTE = 10;
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -63,22 +62,6 @@ const Settings = z.object({
   CHARLA_OPERATOR_EMAIL: z.string().trim().email().optional(),
   CHARLA_SOURCE_URL: z.string().trim().url().optional(),
 });
-
-/** `POST /api/chat` body (spec 001 §7: `message`, and a `context` the server ignores). */
-export const ChatBody = z.object({
-  message: z.string().trim().min(1).max(MAX_QUESTION),
-  /** The page's language (spec 001 §4: the assistant answers in it); Spanish by default. */
-  lang: z.enum(SITE_LANGUAGES).default('es'),
-  /** The visible conversation, oldest first (the server keeps the latest few). */
-  history: z
-    .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().max(4000) }))
-    .max(40)
-    .default([]),
-  context: z.unknown().optional(),
-});
-
-/** `POST /api/chat` answer (spec 001 §7). */
-export const ChatAnswer = z.object({ response: z.string() });
 
 /** The repository's folder of site media (pictures, demo video) made for the home page. */
 function mediaDir(distDir: string): string {
@@ -121,10 +104,6 @@ function listedBot(row: DirectoryRow): ListedBot {
     ialandingSlug: row.ialanding_slug ?? null,
   };
 }
-
-/** The Logo as the favicon. */
-const FAVICON =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#0f766e"/><path d="M8 10h16v9H14l-5 4v-4H8z" fill="#fff"/></svg>';
 
 function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync {
   const settings = Settings.parse(
@@ -401,120 +380,8 @@ function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync 
       );
     }
 
-    app.get('/sitemap.xml', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
-      const o = origin(req);
-      const pages = ['', 'facebots', ...LEGAL_PAGES.map((id) => `legal/${id}`)];
-      const urls: string[] = [];
-      for (const page of pages) {
-        const alternates = allLanguages(page);
-        for (const lang of SITE_LANGUAGES) {
-          urls.push(
-            `<url><loc>${escapeHtml(o + alternates[lang])}</loc>${SITE_LANGUAGES.map(
-              (l) => `<xhtml:link rel="alternate" hreflang="${l}" href="${escapeHtml(o + alternates[l])}"/>`,
-            ).join('')}</url>`,
-          );
-        }
-      }
-      urls.push(`<url><loc>${o}${DEMO_IALANDING}</loc></url>`);
-      for (const bot of CONTENT.es.facebots.bots)
-        urls.push(`<url><loc>${o}/facebots/${botSlug(bot.name)}</loc></url>`);
-      for (let p = 1; p <= 40; p++) {
-        const { rows, more } = await listDirectory(db, { sort: 'antiguos', page: p });
-        for (const r of rows) {
-          urls.push(`<url><loc>${escapeHtml(`${o}/facebots/${botSlug(r.business_name)}`)}</loc></url>`);
-          if (r.ialanding_slug)
-            urls.push(`<url><loc>${escapeHtml(`${o}/ialanding/${r.ialanding_slug}`)}</loc></url>`);
-        }
-        if (!more) break;
-      }
-      return reply
-        .type('application/xml; charset=utf-8')
-        .header('cache-control', 'public, max-age=3600')
-        .send(
-          `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${[...new Set(urls)].join('\n')}\n</urlset>\n`,
-        );
-    });
-
-    app.get('/robots.txt', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
-      // The owner's screens and the API are not for search engines; the public pages are.
-      const disallow = [
-        '/api/',
-        '/main',
-        '/configure',
-        '/gestion',
-        '/usuarios-conversaciones',
-        '/charla-web',
-        '/login',
-        '/register',
-        '/reset-password',
-        '/update-password',
-        '/auth/',
-        '/files/',
-      ];
-      return reply
-        .type('text/plain; charset=utf-8')
-        .header('cache-control', 'public, max-age=3600')
-        .send(
-          `User-agent: *\n${disallow.map((d) => `Disallow: ${d}`).join('\n')}\nAllow: /\n\nSitemap: ${origin(req)}/sitemap.xml\n`,
-        );
-    });
-
-    app.get('/favicon.svg', { config: { public: true }, schema: { hide: true } }, async (_req, reply) =>
-      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON),
-    );
-
-    const perAddress = app.createRateLimit({
-      max: CHAT_PER_ADDRESS_PER_MINUTE,
-      timeWindow: 60_000,
-      keyGenerator: (req) => `site-chat:${req.ip}`,
-    });
-    app.post<{ Body: z.infer<typeof ChatBody> }>(
-      '/api/chat',
-      {
-        config: { public: true },
-        bodyLimit: 64 * 1024,
-        preHandler: async (req, reply) => {
-          const result = await perAddress(req);
-          if (!result.isAllowed && result.isExceeded) {
-            reply.header('retry-after', String(result.ttlInSeconds));
-            return reply.code(429).send({ error: ASSISTANT_ERROR });
-          }
-        },
-        schema: {
-          summary: 'The site assistant',
-          description:
-            'Spec 001 §2, §7, §8; issue 16 §5. Answers a visitor’s question about Charla in the page’s language (`lang`), ' +
-            'with the server’s own product context (prices from the billing plans): the LLM when configured, else the ' +
-            `closest FAQ answer. The spec’s \`context\` field is accepted and ignored. 429 past ${CHAT_PER_ADDRESS_PER_MINUTE} ` +
-            'questions a minute from one address.',
-          tags: ['site'],
-          body: ChatBody,
-          response: { 200: ChatAnswer, 429: z.object({ error: z.string() }) },
-        },
-      },
-      async (req) => {
-        const controller = new AbortController();
-        req.raw.once('close', () => {
-          if (req.raw.destroyed && !req.raw.complete) controller.abort();
-        });
-        const { response } = await answer(
-          ctx.llm,
-          {
-            lang: req.body.lang,
-            trialDays: settings.CHARLA_TRIAL_DAYS,
-            question: req.body.message,
-            history: req.body.history,
-            signal: controller.signal,
-          },
-          (err) =>
-            ctx.log.warn(
-              { err: (err as Error).message },
-              'site assistant: the LLM failed; answering from the FAQ',
-            ),
-        );
-        return { response };
-      },
-    );
+    await app.register(seoRoutes({ db, origin }));
+    await app.register(chatRoute({ llm: ctx.llm, log: ctx.log, trialDays: settings.CHARLA_TRIAL_DAYS }));
   };
 }
 
