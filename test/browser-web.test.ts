@@ -12,7 +12,8 @@
  *   inactive slugs show "IALanding no encontrada";
  * - the HTML the server sends for the demo landing carries its <title> and og:title, and with
  *   JavaScript off shows the business, the greeting and the library (issue 16: server-rendered);
- *   text typed before the island hydrated the page is sent once it is live, with no hydration error;
+ *   a card tapped and text typed before the island hydrated the page take effect once it is live,
+ *   with no hydration error;
  * - screenshots of both screens at 1280 and 375 px (test-results/screenshots/), no sideways scroll,
  *   and no serious or critical axe violation.
  */
@@ -311,7 +312,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
     expect(html).toMatch(/<meta property="og:title" content="El Pato Pepe">/);
   });
 
-  it('shows the landing before any script runs, and text typed before hydration is sent', async () => {
+  it('shows the landing before any script runs; a tap and text from before hydration are kept', async () => {
     // JavaScript off: the server's HTML alone has the business, the greeting and the library.
     const off = await browser.newContext({ viewport: { width: 375, height: 812 }, javaScriptEnabled: false });
     const bare = await off.newPage();
@@ -337,10 +338,18 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
       await route.continue();
     });
     await page.goto(`${base}/ialanding/${DEMO_SLUG}`, { waitUntil: 'commit' });
+    // A tap on a library card and some typing, all before the page is live.
+    await page
+      .getByTestId('ialanding-library')
+      .getByRole('button', { name: /Foto de la fachada/ })
+      .click();
     const box = page.getByLabel('Escribe tu mensaje...');
     await box.pressSequentially('¿Tenéis la carta?');
     expect(await page.locator('[data-ready="true"]').count()).toBe(0);
     await page.locator('[data-testid="ialanding"][data-ready="true"]').waitFor();
+    // Once live, the tapped card shows its photo.
+    const content = page.getByTestId('ialanding-content');
+    await content.locator('img[src*="local-el-pato-pepe"]').waitFor();
     const send = page.getByRole('button', { name: 'Enviar' });
     await expect.poll(() => send.isEnabled()).toBe(true);
     await send.click();

@@ -92,6 +92,14 @@ function load(distDir: string): Promise<{ ssr: IalandingSsr; assets: Assets }> {
   return done;
 }
 
+/**
+ * Keeps the last button tapped before the page is live in `window.__charlaEarlyTap` (the island reads
+ * it, dashboard/src/ialanding-island.tsx).
+ */
+const EARLY_TAPS =
+  "addEventListener('click',function(e){var b=e.target instanceof Element&&e.target.closest('button');" +
+  "if(b&&!document.querySelector('[data-ready]'))window.__charlaEarlyTap=b},true)";
+
 /** JSON safe inside a `<script>` element (no `</script>`, no HTML comment openers). */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value)
@@ -133,6 +141,9 @@ export async function landingPage(distDir: string, landing: LandingView, head: s
     head: [
       `<title>${html(title)}</title>`,
       ...head,
+      // A button tapped before the island is live (a library card's "Ver →" on a slow phone) is
+      // remembered, and the island taps it again once it has hydrated the page.
+      `<script>${EARLY_TAPS}</script>`,
       ...assets.preload.map((href) => `<link rel="modulepreload" href="${html(href)}">`),
       `<script type="module" src="${html(assets.island)}"></script>`,
     ],
