@@ -4,18 +4,11 @@
  */
 import { freePort, spawnNode, waitHealthy } from './procs.ts';
 import { mark } from './report.ts';
-import { GOAL } from './settings.ts';
+import { charlaEnv, GOAL } from './settings.ts';
 
 /** Spawn of `charla serve` to its first 200 on /healthz, on an existing PGlite data dir. */
 export async function coldStart(dataDir: string, llmBaseURL: string): Promise<string> {
-  const env: NodeJS.ProcessEnv = {
-    CHARLA_DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    OPENAI_BASE_URL: llmBaseURL,
-    OPENAI_API_KEY: 'x',
-    LOG_LEVEL: 'warn',
-    PUBLIC_URL: '',
-  };
+  const env = charlaEnv(dataDir, llmBaseURL);
   const times: number[] = [];
   for (let i = 0; i < 3; i++) {
     const port = await freePort();

@@ -8,9 +8,9 @@
  * `node bin/run-ts.js bench/graph-api.ts <count>` prints one JSON line `{"url":…,"control":…}`;
  * `GET <control>/stats` answers {@link GraphStats}.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
 import { startFakeGraph } from '../test/servers/graph.ts';
+import { serveStats } from './control.ts';
 
 /** What the fake has been sent since it started. */
 export interface GraphStats {
@@ -42,17 +42,5 @@ function tally(): void {
   }
   fake.calls.length = 0;
 }
-setInterval(tally, 50);
-
-const control = createServer((req, res) => {
-  tally();
-  if (req.url !== '/stats') {
-    res.writeHead(404).end();
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats));
-});
-await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
-process.stdout.write(
-  `${JSON.stringify({ url: fake.url, control: `http://127.0.0.1:${(control.address() as AddressInfo).port}` })}\n`,
-);
+const control = await serveStats(stats, tally);
+process.stdout.write(`${JSON.stringify({ url: fake.url, control })}\n`);

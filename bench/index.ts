@@ -48,6 +48,7 @@ import { fmtMs, fmtPct, fmtRate, type Measured, report } from './report.ts';
 import { reservationsBench } from './reservations.ts';
 import {
   CPU_PROF,
+  charlaEnv,
   LABEL,
   MAX_CONNECTIONS,
   MESSAGE,
@@ -201,14 +202,7 @@ async function benchStore(
   fakePid: number,
 ): Promise<{ text: string; dataDir: string; summary: string }> {
   const dataDir = tempDir(`charla-bench-${store}-`);
-  const env: NodeJS.ProcessEnv = {
-    CHARLA_DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    OPENAI_BASE_URL: llmBaseURL,
-    OPENAI_API_KEY: 'x',
-    LOG_LEVEL: 'warn',
-    PUBLIC_URL: '',
-  };
+  const env = charlaEnv(dataDir, llmBaseURL);
   if (store === 'postgres') {
     log(`${LABEL[store]}: creating database ${PG_DB}`);
     env.DATABASE_URL = await freshPostgresDb(PG_DB);

@@ -17,3 +17,18 @@ export const MESSAGE = '¿A qué hora abrís el sábado?';
 
 export type StoreName = 'pglite' | 'postgres';
 export const LABEL: Record<StoreName, string> = { pglite: 'PGlite (embedded)', postgres: 'PostgreSQL' };
+
+/**
+ * The environment of a benchmarked `charla serve` on PGlite in `dataDir`, its LLM at `llmBaseURL`
+ * (the bench's fake), warnings only, no public URL. Callers set `DATABASE_URL` for PostgreSQL.
+ */
+export function charlaEnv(dataDir: string, llmBaseURL: string): NodeJS.ProcessEnv {
+  return {
+    CHARLA_DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    OPENAI_BASE_URL: llmBaseURL,
+    OPENAI_API_KEY: 'x',
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: '',
+  };
+}

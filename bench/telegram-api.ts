@@ -8,9 +8,9 @@
  * `{"apiRoot":…,"control":…,"bots":[{"token","id","username"}]}`; `GET <control>/stats` answers
  * {@link FakeStats}.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
 import { startFakeTelegram } from '../test/servers/telegram.ts';
+import { serveStats } from './control.ts';
 
 /** What the fake has seen since it started. */
 export interface FakeStats {
@@ -61,16 +61,5 @@ function tally(): void {
   stats.webhooksSet = withWebhook.size;
   stats.polling = withPolls.size;
 }
-setInterval(tally, 50);
-
-const control = createServer((req, res) => {
-  tally();
-  if (req.url !== '/stats') {
-    res.writeHead(404).end();
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats));
-});
-await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
-const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
-process.stdout.write(`${JSON.stringify({ apiRoot: fake.apiRoot, control: controlUrl, bots })}\n`);
+const control = await serveStats(stats, tally);
+process.stdout.write(`${JSON.stringify({ apiRoot: fake.apiRoot, control, bots })}\n`);

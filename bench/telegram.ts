@@ -38,7 +38,7 @@ import { type CpuUsage, cpuWindow } from './cpu.ts';
 import { type LoadResult, maxThroughput, steadyRate, type Target } from './load.ts';
 import { type Child, freePort, freshPostgresDb, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
 import { faults, fmtMs, fmtRate, mark, ofCore, table } from './report.ts';
-import { CPU_PROF, LABEL, MESSAGE, SECONDS, STORES, type StoreName, WARMUP } from './settings.ts';
+import { CPU_PROF, charlaEnv, LABEL, MESSAGE, SECONDS, STORES, type StoreName, WARMUP } from './settings.ts';
 import { benchMemory, MEMORY_BOTS } from './telegram-rss.ts';
 import { log, prepareBots, SECRET, sleep, startFakeApi, statsOf, waitStats } from './telegram-setup.ts';
 
@@ -154,12 +154,9 @@ async function benchWebhooks(
       'charla serve (telegram)',
       ['bin/charla.js', 'serve', '--port', String(port), '--host', '127.0.0.1'],
       {
-        CHARLA_DATA_DIR: dataDir,
+        ...charlaEnv(dataDir, llmBaseURL),
         DATABASE_URL: databaseUrl,
         CHARLA_SECRET: SECRET,
-        OPENAI_BASE_URL: llmBaseURL,
-        OPENAI_API_KEY: 'x',
-        LOG_LEVEL: 'warn',
         PUBLIC_URL: origin,
         TELEGRAM_MODE: 'webhook',
         TELEGRAM_API_ROOT: api.apiRoot,

@@ -33,7 +33,7 @@ import { benchToken, type GraphStats } from './graph-api.ts';
 import { maxThroughput, steadyRate, type Target } from './load.ts';
 import { type Child, freePort, freshPostgresDb, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
 import { faults, fmtMs, fmtRate, mark, table } from './report.ts';
-import { LABEL, MESSAGE, SECONDS, STORES, type StoreName, WARMUP } from './settings.ts';
+import { charlaEnv, LABEL, MESSAGE, SECONDS, STORES, type StoreName, WARMUP } from './settings.ts';
 
 const NUMBERS = 100;
 const FOLLOWERS = 50;
@@ -170,12 +170,9 @@ async function benchCloud(
       'charla serve (whatsapp)',
       ['bin/charla.js', 'serve', '--port', String(port), '--host', '127.0.0.1'],
       {
-        CHARLA_DATA_DIR: dataDir,
+        ...charlaEnv(dataDir, llmBaseURL),
         DATABASE_URL: databaseUrl,
         CHARLA_SECRET: SECRET,
-        OPENAI_BASE_URL: llmBaseURL,
-        OPENAI_API_KEY: 'x',
-        LOG_LEVEL: 'warn',
         WHATSAPP_GRAPH_URL: graph.url,
         META_APP_SECRET: APP_SECRET,
         TELEGRAM_MODE: 'polling',
