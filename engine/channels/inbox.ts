@@ -6,11 +6,19 @@
  * A {@link DeferUpdate} leaves the row pending without counting an attempt (the bot is not
  * connected here, e.g. paused for lack of days): `recover` queues it again when the bot connects,
  * and on every start, so a crash between storing and answering loses nothing.
+ *
+ * While the database is unreachable (issue 24 §1) nothing is lost and nothing ends the process: an
+ * update whose claim or handler fails with a connection error (engine/store/errors.ts) is tried
+ * again with the same backoff without counting an attempt, so an outage never marks an update
+ * `failed`; an update that was handled but could not be marked done is marked again (not handled
+ * again) once the database answers. The recovery, pruning and claim-renewal timers log a failed
+ * query and try again at their next tick.
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from '../logger.ts';
 import type { ChannelInboxPort } from '../registry/index.ts';
 import type { Database } from '../store/database.ts';
+import { isDatabaseUnavailable } from '../store/errors.ts';
 import {
   claimUpdate,
   type InboxRow,
@@ -68,6 +76,8 @@ export class ChannelInbox implements ChannelInboxPort {
   private readonly leaseMs: number;
   private readonly singleProcess: boolean;
   private readonly ingestDb: Kysely<Database>;
+  /** Waits of retrying handlers, cut short by {@link close}. */
+  private readonly wakeOnClose = new Set<() => void>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -159,6 +169,7 @@ export class ChannelInbox implements ChannelInboxPort {
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     if (this.recoveryTimer) clearInterval(this.recoveryTimer);
     clearInterval(this.heartbeat);
+    for (const wake of [...this.wakeOnClose]) wake();
     await Promise.race([this.idle(), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
   }
 
@@ -183,40 +194,100 @@ export class ChannelInbox implements ChannelInboxPort {
       this.log.warn({ channel: row.channel }, 'no handler for a stored channel update; left pending');
       return;
     }
+    const context = { channel: row.channel, chatbotId: row.chatbotId, updateKey: row.updateKey };
     let attempt = row.attempts;
+    /** Tries cut short by an unreachable database (not counted as attempts). */
+    let outages = 0;
     for (;;) {
       if (this.closed) return;
       // Claim it first: another process (or this one, racing) may be answering it already.
-      if (!this.singleProcess && !(await claimUpdate(this.db, row.id, this.leaseMs).catch(() => false)))
-        return;
+      if (!this.singleProcess) {
+        let claimed: boolean;
+        try {
+          claimed = await claimUpdate(this.db, row.id, this.leaseMs);
+        } catch (err) {
+          if (!isDatabaseUnavailable(err)) return; // left pending: recovery takes it up
+          outages++;
+          this.log.warn({ err, ...context }, 'database unreachable; the update waits for it');
+          await this.sleep(this.retryDelayMs(outages));
+          continue;
+        }
+        if (!claimed) return;
+      }
       this.running.add(row.id);
       try {
         await handler(row);
-        await markUpdateDone(this.db, row.id);
-        return;
       } catch (err) {
         if (err instanceof DeferUpdate) {
           await releaseUpdate(this.db, row.id).catch(() => {});
+          this.running.delete(row.id);
           return;
+        }
+        this.running.delete(row.id);
+        if (isDatabaseUnavailable(err)) {
+          // Not the update's fault: tried again once the database answers, no attempt counted.
+          outages++;
+          this.log.warn({ err, ...context }, 'database unreachable while handling an update; retrying');
+          await this.sleep(this.retryDelayMs(outages));
+          continue;
         }
         attempt++;
         const final = attempt >= this.maxAttempts;
         const message = err instanceof Error ? err.message : String(err);
         this.log.warn(
-          { err, channel: row.channel, chatbotId: row.chatbotId, updateKey: row.updateKey, attempt, final },
+          { err, ...context, attempt, final },
           final ? 'channel update failed for good' : 'channel update failed; retrying',
         );
         try {
           await markUpdateFailed(this.db, row.id, message, final);
         } catch (storeErr) {
+          // Still claimed: recovery takes it up when the claim's lease ends.
           this.log.error({ err: storeErr }, 'could not record a failed channel update');
           return;
         }
         if (final) return;
-      } finally {
-        this.running.delete(row.id);
+        await this.sleep(this.retryDelayMs(attempt));
+        continue;
       }
-      await new Promise((r) => setTimeout(r, this.retryDelayMs(attempt)).unref());
+      // Handled (the reply went out): record it, without ever handling it again for a lost write.
+      await this.markDone(row, context);
+      this.running.delete(row.id);
+      return;
     }
+  }
+
+  /**
+   * Marks a handled update done, trying again with backoff while the database is unreachable
+   * (its claim is renewed meanwhile, so no other process takes it up), until the inbox closes.
+   */
+  private async markDone(row: InboxRow, context: Record<string, string>): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      try {
+        await markUpdateDone(this.db, row.id);
+        return;
+      } catch (err) {
+        if (this.closed || !isDatabaseUnavailable(err)) {
+          this.log.error({ err, ...context }, 'could not mark a handled channel update done');
+          return;
+        }
+        this.log.warn({ err, ...context }, 'database unreachable; marking the update done later');
+        await this.sleep(this.retryDelayMs(tries));
+      }
+    }
+  }
+
+  /** Waits `ms` (not keeping the process alive), or less when the inbox closes. */
+  private sleep(ms: number): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeOnClose.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.wakeOnClose.add(done);
+    });
   }
 }

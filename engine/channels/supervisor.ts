@@ -4,6 +4,10 @@
  * keeps its token; on renewal it reconnects by itself). It reconciles every `intervalMs`
  * (default 30 s, so a renewal or a coupon brings a bot back within a minute) and at once when a
  * route asks (`reconcile(chatbotId)` after a connect, a disconnect or a payment).
+ *
+ * A reconciliation that fails (the database is unreachable: issue 24 §1) is logged and tried again
+ * after {@link RETRY_AFTER_FAILURE_MS} (or `intervalMs` when shorter), at start-up too: the loop
+ * never stops and never ends the process. Bots already connected stay connected meanwhile.
  */
 import type { Kysely } from 'kysely';
 import { isPaid } from '../auth/profiles.ts';
@@ -11,6 +15,9 @@ import type { Logger } from '../logger.ts';
 import type { ChannelAdapter } from '../registry/index.ts';
 import type { Database } from '../store/database.ts';
 import { chatbotIdsOfOwner, ownerPlans } from '../store/queries/chatbots.ts';
+
+/** How soon a failed reconciliation is tried again, ms. */
+export const RETRY_AFTER_FAILURE_MS = 5000;
 
 /** Options of {@link ChannelSupervisor}. */
 export interface SupervisorOptions {
@@ -26,6 +33,7 @@ export class ChannelSupervisor {
   private readonly locks = new Map<string, Promise<void>>();
   private readonly now: () => Date;
   private running: Promise<void> = Promise.resolve();
+  private stopped = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -36,20 +44,33 @@ export class ChannelSupervisor {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Reconciles every bot now, then every `intervalMs`. */
+  /**
+   * Reconciles every bot now, then every `intervalMs` (sooner after a failure). Resolves after the
+   * first reconciliation, failed or not (a failure is logged and retried).
+   */
   async start(): Promise<void> {
-    await this.reconcileAll();
-    this.timer = setInterval(() => {
-      this.running = this.reconcileAll().catch((err) =>
-        this.log.error({ err }, 'channel reconciliation failed; retrying at the next interval'),
-      );
-    }, this.options.intervalMs ?? 30_000);
+    this.stopped = false;
+    await this.tick();
+  }
+
+  /** One reconciliation, then the timer of the next one. */
+  private async tick(): Promise<void> {
+    const interval = this.options.intervalMs ?? 30_000;
+    let next = interval;
+    this.running = this.reconcileAll().catch((err: unknown) => {
+      next = Math.min(interval, RETRY_AFTER_FAILURE_MS);
+      this.log.warn({ err, retryInMs: next }, 'channel reconciliation failed; retrying');
+    });
+    await this.running;
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.tick(), next);
     this.timer.unref();
   }
 
   /** Stops the timer and disconnects every bot (their credentials stay). */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
     await this.running;
     for (const adapter of this.adapters) {
       await Promise.allSettled(adapter.connected().map((id) => adapter.disconnect(id, 'shutdown')));

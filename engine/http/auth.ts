@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Auth } from '../auth/index.ts';
 import { AppError } from '../errors.ts';
 import type { Database, Owner } from '../store/database.ts';
+import { isDatabaseUnavailable } from '../store/errors.ts';
 import { findOwnerById } from '../store/queries/owners.ts';
 
 /** Spec 000 §8: "Debes iniciar sesión." */
@@ -17,7 +18,8 @@ export const SIGN_IN_REQUIRED = 'Debes iniciar sesión.';
 
 /**
  * Resolves the owner of a request.
- * @throws AppError UNAUTHORIZED ("Debes iniciar sesión.") without a valid session.
+ * @throws AppError UNAUTHORIZED ("Debes iniciar sesión.") without a valid session; the database's
+ *   error when it cannot be reached (a 503).
  */
 export async function requireOwner(
   req: FastifyRequest,
@@ -25,7 +27,14 @@ export async function requireOwner(
 ): Promise<Owner> {
   const known = ownerOf.get(req);
   if (known) return known;
-  const session = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) }).catch(() => null);
+  // An invalid session is "signed out"; a database that cannot be reached is not (issue 24 §1: the
+  // owner gets a 503 to retry, never a sign-in screen).
+  const session = await deps.auth.api
+    .getSession({ headers: fromNodeHeaders(req.headers) })
+    .catch((err: unknown) => {
+      if (isDatabaseUnavailable(err)) throw err;
+      return null;
+    });
   const owner = session ? await findOwnerById(deps.db, session.user.id) : undefined;
   if (!owner) throw new AppError('UNAUTHORIZED', SIGN_IN_REQUIRED);
   ownerOf.set(req, owner);

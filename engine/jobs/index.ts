@@ -26,6 +26,11 @@
  * - **Cron**: `schedule` keeps one cron schedule per queue (time zone aware). The processes check
  *   schedules every `cronCheckSeconds` and one of them creates each run once, so a run starts
  *   within about `cronCheckSeconds` + 2 s of its minute.
+ * - **Database outages** (issue 24 §1): no loop ends and nothing ends the process. A look for due
+ *   jobs that fails finds none and the next poll tries again; an outcome that cannot be recorded
+ *   leaves the job claimed until its lease ends (then it is retried); pg-boss's maintenance and cron
+ *   checks report their failures as `error` events, logged here (at `warn` while the database is
+ *   unreachable) and retried at their next interval.
  */
 import { CompiledQuery, type Transaction } from 'kysely';
 import PgBoss from 'pg-boss';
@@ -34,6 +39,7 @@ import type { z } from 'zod';
 import type { Logger } from '../logger.ts';
 import type { RawSql, Store } from '../store/connect.ts';
 import type { Database } from '../store/database.ts';
+import { isDatabaseUnavailable } from '../store/errors.ts';
 import type { JobHandler, ResolvedDefinition } from './definition.ts';
 import { type CommandResponse, QueueWorker } from './worker.ts';
 
@@ -127,7 +133,7 @@ export class JobQueue {
       keyRetentionHours: options.keyRetentionHours ?? 24,
       stopGraceMs: options.stopGraceMs ?? 10_000,
     };
-    this.#sql = new TrackedSql(options.store.raw);
+    this.#sql = new TrackedSql(options.store.raw, options.log);
     const keySeconds = Math.round(this.#options.keyRetentionHours * 3600);
     this.#boss = new PgBoss({
       db: this.#sql,
@@ -138,8 +144,13 @@ export class JobQueue {
       cronMonitorIntervalSeconds: this.#options.cronCheckSeconds,
       cronWorkerIntervalSeconds: 1,
     });
+    // pg-boss reports the failures of its own timers (maintenance, cron checks, its cron worker)
+    // here and tries again at their next interval; without a listener the process would end.
     this.#boss.on('error', (err: unknown) => {
-      if (!this.#stopped) this.#options.log.error({ err }, 'jobs: pg-boss error');
+      if (this.#stopped) return;
+      if (isDatabaseUnavailable(err))
+        this.#options.log.warn({ err }, 'jobs: database unreachable; pg-boss retries at its next interval');
+      else this.#options.log.error({ err }, 'jobs: pg-boss error');
     });
   }
 
@@ -358,22 +369,42 @@ function kyselyDb(transaction: Transaction<Database>): PgBoss.Db {
   };
 }
 
+/** Prefix of pg-boss's own queues (its cron's `__pgboss__send-it`). */
+const INTERNAL_QUEUE = '__pgboss__';
+
 /**
  * `store.raw` as pg-boss's `db`, counting statements under way so `stop` can wait for them, and
  * refusing new ones once closed (pg-boss's timers may still fire once while it stops).
+ *
+ * pg-boss settles the jobs of its own cron queue without waiting for the statement (pg-boss 10
+ * src/manager.js `watch`: `this.complete(…)` and `this.fail(…)` are not awaited), so a database
+ * error there would be an unhandled rejection, which ends the process. Those statements (on a
+ * `__pgboss__` queue, with the three values of complete and fail: name, ids, output) therefore
+ * never fail: an error is logged and answered as "0 jobs settled"; the job stays claimed and its
+ * lease check retries it (pg-boss's singleton key keeps a cron run from being created twice).
  */
 class TrackedSql implements PgBoss.Db {
   readonly #raw: RawSql;
+  readonly #log: Logger;
   readonly #running = new Set<Promise<unknown>>();
   #closed = false;
 
-  constructor(raw: RawSql) {
+  constructor(raw: RawSql, log: Logger) {
     this.#raw = raw;
+    this.#log = log;
   }
 
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> {
     if (this.#closed) return Promise.reject(new Error('jobs: the job queue is stopped'));
-    const run = this.#raw.executeSql(text, values);
+    let run = this.#raw.executeSql(text, values);
+    if (values?.length === 3 && typeof values[0] === 'string' && values[0].startsWith(INTERNAL_QUEUE))
+      run = run.catch((err: unknown) => {
+        this.#log.warn(
+          { err, queue: values[0] },
+          'jobs: could not settle a pg-boss cron job; its lease retries it',
+        );
+        return { rows: [{ count: 0 }] };
+      });
     this.#running.add(run);
     void run.catch(() => {}).finally(() => this.#running.delete(run));
     return run;

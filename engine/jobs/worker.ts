@@ -91,16 +91,24 @@ export class QueueWorker {
     await Promise.all(this.#recording);
   }
 
+  /**
+   * The polling loop. It never ends before `stop`: a look for due jobs that fails (the database is
+   * unreachable) claims nothing, is logged, and the next poll tries again.
+   */
   async #run(): Promise<void> {
     const { name, concurrency } = this.#definition;
     while (!this.#stopping) {
       const free = concurrency - this.#running.size;
       let claimed = 0;
       if (free > 0) {
-        // pg-boss's fetch returns [] on a database error (src/manager.js): the next poll retries.
-        const jobs = await this.#boss.fetch<unknown>(name, { batchSize: free, includeMetadata: true });
-        claimed = jobs.length;
-        for (const job of jobs) this.#begin(job);
+        try {
+          // pg-boss's fetch returns [] on a database error (src/manager.js): the next poll retries.
+          const jobs = await this.#boss.fetch<unknown>(name, { batchSize: free, includeMetadata: true });
+          claimed = jobs.length;
+          for (const job of jobs) this.#begin(job);
+        } catch (err) {
+          this.#options.log.warn({ err, queue: name }, 'could not look for due jobs; trying again');
+        }
       }
       if (this.#stopping) break;
       // A full batch: more may be due. Look again once half the slots are free (fetching for each

@@ -12,12 +12,18 @@
  * else `unknown`, and does not send it again. No one is skipped: every other
  * recipient stays `pending` until an attempt sends it. A job runs for at most
  * {@link SLICE_MS} and then queues the next part, so no lease ever runs out mid-broadcast.
+ *
+ * A database outage (issue 24 §1) fails the attempt, never a recipient: an error that says the
+ * database is unreachable (engine/store/errors.ts) ends the attempt with the recipient in flight
+ * left `sending`, and the job's retry settles it as above (its conversation tells whether the
+ * channel took it). Only the channel's own refusal marks a recipient `failed` or `blocked`.
  */
 import { z } from 'zod';
 import { VOICE_NOTE_TEXT } from '../../engine/channels/outbound.ts';
 import { defineJob, type Job } from '../../engine/jobs/index.ts';
 import type { OutboundMessage, PluginContext } from '../../engine/registry/index.ts';
 import { publicFileUrl } from '../../engine/storage/index.ts';
+import { isDatabaseUnavailable } from '../../engine/store/errors.ts';
 import {
   type BroadcastsDb,
   findBotFile,
@@ -140,8 +146,9 @@ export function broadcastHandler(
           await ctx.send({ chatbotId: b.chatbot_id, channel: r.channel, chatId: r.chat_id }, message, {
             sender: 'owner',
           });
-          await moveRecipient(db, key, 'sending', 'sent', { sent_at: ctx.now() });
         } catch (err) {
+          // The message may have gone out and not been stored: the retry settles it from the conversation.
+          if (isDatabaseUnavailable(err)) throw err;
           if (unreachable(err)) {
             await moveRecipient(db, key, 'sending', 'blocked', {
               error: String((err as Error).message ?? err).slice(0, 300),
@@ -153,7 +160,11 @@ export function broadcastHandler(
               error: String((err as Error).message ?? err).slice(0, 300),
             });
           }
+          if (Date.now() - started > SLICE_MS) break;
+          continue;
         }
+        // Sent. A failure to record it ends the attempt with the recipient `sending` (see above).
+        await moveRecipient(db, key, 'sending', 'sent', { sent_at: ctx.now() });
         if (Date.now() - started > SLICE_MS) break;
       }
     }

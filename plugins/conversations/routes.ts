@@ -12,7 +12,8 @@
  * - `POST   /api/conversations/:chatbotId/takeover`: pause or resume the bot for one follower;
  * - `DELETE /api/conversations/:chatbotId/messages?channel=&userId=`: deletes the conversation;
  * - `GET    /api/conversations/:chatbotId/events`: Server-Sent Events `message` `{channel, userId}`
- *   each time messages of one of the bot's conversations are stored (any process).
+ *   each time messages of one of the bot's conversations are stored (any process), and `resync`
+ *   `{}` when the server got its database connection back after losing it (issue 24 §1).
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
@@ -327,7 +328,9 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
           description:
             'Issue 14: Server-Sent Events. `ready` `{stream}` once listening, then `message` `{channel, userId}` each time messages ' +
             'of one of the bot’s conversations are stored, in this process or another (PostgreSQL LISTEN/NOTIFY), ' +
-            'within about 250 ms. The dashboard refreshes every 3 s when the stream is down (spec 001 §9).',
+            'within about 250 ms. After the server lost its database connection and got it back, `resync` `{}` says messages ' +
+            'may have been missed: the page reloads the conversations (issue 24 §1); the stream stays open through the outage. ' +
+            'The dashboard refreshes every 3 s when the stream is down (spec 001 §9).',
           tags: ['conversations'],
           params: BotParams,
         },
@@ -338,9 +341,21 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
         const stream = randomUUID();
         const sse = openSse(reply);
         let closed = false;
-        const stop = await ctx.onMessages((e) => {
-          if (e.chatbotId === bot.id) sse.send('message', { channel: e.channel, userId: e.userId });
-        });
+        let stop: () => Promise<void>;
+        try {
+          stop = await ctx.onMessages(
+            (e) => {
+              if (e.chatbotId === bot.id) sse.send('message', { channel: e.channel, userId: e.userId });
+            },
+            // The LISTEN connection was lost and is back: messages may have been missed (issue 24 §1).
+            { onResume: () => sse.send('resync', {}) },
+          );
+        } catch (err) {
+          // The stream is open already (no status to send): end it, and the page opens a new one.
+          req.log.warn({ err }, 'conversations stream could not listen');
+          sse.end();
+          return;
+        }
         const heartbeat = setInterval(() => {
           if (!reply.raw.writableEnded) reply.raw.write(': keep-alive\n\n');
         }, HEARTBEAT_MS);

@@ -13,6 +13,9 @@
  * - **Reconnecting**: every other close reopens with exponential backoff (1 s doubling up to
  *   `WHATSAPP_RECONNECT_MAX_MS`) except "logged out" (401), where every stored credential is
  *   deleted and the owner is told to link again (a half-kept auth state can never pair again).
+ * - **Database outages** (issue 24 §1) end nothing: a lease renewal or a reconnect that cannot reach
+ *   the database keeps the session (the auth writes stay fenced by the lease) and tries again at its
+ *   next tick; a close whose error cannot be recorded still schedules its reconnect.
  * - **Sending** is paced (`WHATSAPP_SEND_INTERVAL_MS` between two messages of one number) and each
  *   message is stored, so Baileys' `getMessage` can answer a retry receipt from the store.
  */
@@ -232,7 +235,10 @@ export class BaileysSession implements WaTransport {
         this.linking = false;
         log.info({ chatbotId }, 'whatsapp number linked');
       }
-      await clearConnectionError(db, chatbotId);
+      // Open whether or not the database hears of it now (an outage must not hold up the replies).
+      await clearConnectionError(db, chatbotId).catch((err: unknown) =>
+        log.warn({ err, chatbotId }, 'could not clear the whatsapp connection error'),
+      );
       for (const wake of this.openWaiters.splice(0)) wake();
       this.deps.onOpen();
     }
@@ -266,11 +272,12 @@ export class BaileysSession implements WaTransport {
       await this.reopen();
       return;
     }
+    // The reconnect is scheduled even when the database cannot record the error (an outage).
     await recordConnectionError(
       db,
       chatbotId,
       code === reasons.connectionReplaced ? WHATSAPP_ERRORS.replaced : message,
-    );
+    ).catch((err: unknown) => log.warn({ err, chatbotId }, 'could not record the whatsapp connection error'));
     this.scheduleReconnect();
   }
 
@@ -286,7 +293,16 @@ export class BaileysSession implements WaTransport {
   private async reopen(): Promise<void> {
     if (this.stopping || this.ended) return;
     const { db, chatbotId, holder, settings, log } = this.deps;
-    if (!(await renewLease(db, chatbotId, holder, settings.WHATSAPP_LEASE_MS).catch(() => false))) {
+    let held: boolean;
+    try {
+      held = await renewLease(db, chatbotId, holder, settings.WHATSAPP_LEASE_MS);
+    } catch (err) {
+      // The database, not the lease, is lost: try again later (the lease is ours until it ends).
+      log.warn({ err, chatbotId }, 'could not renew the whatsapp session lease before reconnecting');
+      this.scheduleReconnect();
+      return;
+    }
+    if (!held) {
       await this.finish('lease_lost');
       return;
     }

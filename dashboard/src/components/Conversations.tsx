@@ -48,14 +48,15 @@ export function Conversations({ chatbotId }: { chatbotId: string }) {
   const [listShown, setListShown] = useState(true);
   const followers = useQuery(followersQuery(chatbotId, q.trim(), live));
 
+  // Live through the event stream; while it is down the lists poll every 3 s (`live` false), and
+  // when it is back (or its server got its database back: `resync`, issue 24 §1) they reload.
   useEffect(() => {
+    const reload = () => void queryClient.invalidateQueries({ queryKey: ['conversations', chatbotId] });
     const close = quietEventSource(
       `/api/conversations/${chatbotId}/events`,
       '/api/conversations/events/close',
-      {
-        ready: () => setLive(true),
-        message: () => void queryClient.invalidateQueries({ queryKey: ['conversations', chatbotId] }),
-      },
+      { ready: () => setLive(true), message: reload },
+      { resync: reload, down: () => setLive(false) },
     );
     return () => {
       close();

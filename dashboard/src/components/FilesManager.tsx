@@ -48,16 +48,18 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
     },
   });
   // Live updates (issue 4): another tab's upload, edit or delete refreshes this list at once.
-  // Leaving the screen ends the stream from the server, so nothing is aborted (issue 10).
-  useEffect(
-    () =>
-      quietEventSource(
-        `/api/chatbot-files/events?chatbotId=${encodeURIComponent(chatbotId)}`,
-        '/api/chatbot-files/events/close',
-        { change: () => void queryClient.invalidateQueries({ queryKey: filesKey(chatbotId) }) },
-      ),
-    [chatbotId, queryClient],
-  );
+  // Leaving the screen ends the stream from the server, so nothing is aborted (issue 10). A stream
+  // that dropped, or whose server lost its database for a while, comes back and reloads the list
+  // (issue 24 §1): changes made meanwhile are shown without a page reload.
+  useEffect(() => {
+    const reload = () => void queryClient.invalidateQueries({ queryKey: filesKey(chatbotId) });
+    return quietEventSource(
+      `/api/chatbot-files/events?chatbotId=${encodeURIComponent(chatbotId)}`,
+      '/api/chatbot-files/events/close',
+      { change: reload },
+      { resync: reload },
+    );
+  }, [chatbotId, queryClient]);
   const list = files.data ?? [];
   const unconfigured = list.filter((f) => !f.keyword.trim()).length;
 

@@ -87,7 +87,7 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
       schema: {
         summary: 'Live changes of a bot’s files',
         description:
-          'Server-Sent Events: first `ready` `{stream}` (this stream’s id), then a `change` event `{op, fileId}` whenever a file of the owner’s bot is uploaded, edited or deleted, from any Charla process (Postgres NOTIFY). A comment line every 25 s keeps proxies from closing the stream. `POST /api/chatbot-files/events/close` `{stream}` ends it from the server, so a page that stops listening closes it without aborting a request (issue 10). 404 for another owner’s bot.',
+          'Server-Sent Events: first `ready` `{stream}` (this stream’s id), then a `change` event `{op, fileId}` whenever a file of the owner’s bot is uploaded, edited or deleted, from any Charla process (Postgres NOTIFY). After the server lost its database connection and got it back, a `resync` event `{}` says changes may have been missed: the page reloads the list (issue 24 §1); the stream stays open through the outage. A comment line every 25 s keeps proxies from closing the stream. `POST /api/chatbot-files/events/close` `{stream}` ends it from the server, so a page that stops listening closes it without aborting a request (issue 10). 404 for another owner’s bot; 503 with `Retry-After` while the database is unreachable.',
         tags: ['owner'],
         querystring: z.object({ chatbotId: z.string().min(1).max(100) }),
       },
@@ -112,17 +112,41 @@ export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
         void unlisten?.();
         sse.end();
       };
-      unlisten = await deps.listen(FILES_CHANNEL, (payload) => {
-        try {
-          const msg = JSON.parse(payload) as FilesChannelMessage;
-          if ('closeStream' in msg) {
-            if (msg.closeStream === stream && msg.ownerId === me.id) end();
-          } else if (msg.chatbotId === bot.id) sse.send('change', { op: msg.op, fileId: msg.fileId });
-        } catch {
-          // not ours
-        }
-      });
+      try {
+        unlisten = await deps.listen(
+          FILES_CHANNEL,
+          (payload) => {
+            try {
+              const msg = JSON.parse(payload) as FilesChannelMessage;
+              if ('closeStream' in msg) {
+                if (msg.closeStream === stream && msg.ownerId === me.id) end();
+              } else if (msg.chatbotId === bot.id) {
+                // Another process may have made the change: the list the page now asks for must not
+                // come from this process's bot cache (engine/conversation/cache.ts, 5 s).
+                deps.engine.cache.invalidate(bot.id);
+                sse.send('change', { op: msg.op, fileId: msg.fileId });
+              }
+            } catch {
+              // not ours
+            }
+          },
+          // The LISTEN connection was lost and is back: changes may have been missed (issue 24 §1).
+          {
+            onResume: () => {
+              deps.engine.cache.invalidate(bot.id);
+              sse.send('resync', {});
+            },
+          },
+        );
+      } catch (err) {
+        // The stream is open already (no status to send): end it, and the page opens a new one.
+        req.log.warn({ err }, 'file changes stream could not listen');
+        end();
+        return reply;
+      }
       if (ended) void unlisten();
+      // A page that opens a stream (again, after a drop) reloads its list next: from the database.
+      deps.engine.cache.invalidate(bot.id);
       sse.send('ready', { stream });
       heartbeat = setInterval(() => reply.raw.write(': keep-alive\n\n'), 25_000);
       req.raw.on('close', end);
