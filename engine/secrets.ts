@@ -1,10 +1,20 @@
 /**
  * Secrets at rest. The key comes from `CHARLA_SECRET`, or from
  * `<dataDir>/secret`, generated (32 random bytes, mode 0600) on first use (DESIGN.md: secrets at rest).
- * Encryption is AES-256-GCM from node:crypto with a random 12-byte IV per value.
+ * Encryption is AES-256-GCM from node:crypto with a random 12-byte IV per value. Bearer secrets the
+ * server only has to recognise (owner session tokens) are stored as {@link hashToken} hashes, and
+ * the embedded data dir is kept private to its user ({@link secureDataDir}; issue 24 item 6).
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /** Returns the configured secret, or reads/creates `<dataDir>/secret`. */
@@ -12,7 +22,7 @@ export function resolveSecret(dataDir: string, configured: string | undefined): 
   if (configured) return configured;
   const file = join(dataDir, 'secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
@@ -66,4 +76,68 @@ export class SecretBox {
  */
 export function newCharlaKey(): string {
   return randomBytes(24).toString('base64url');
+}
+
+/**
+ * What is stored for a bearer secret the server only has to recognise (an owner's session token,
+ * issue 24 item 6): SHA-256 of its UTF-8 bytes, base64url without padding (43 characters), the
+ * form better-auth's `verification.storeIdentifier: 'hashed'` uses. Unsalted on purpose: the tokens
+ * are random (32 characters of [A-Za-z0-9], about 190 bits), so the hash cannot be reversed by
+ * guessing, and a lookup needs the same value every time. migrations/202611251400_hashed_session_tokens.ts
+ * computes the same value in SQL.
+ */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64url');
+}
+
+/** Mode of the embedded data dir and of every folder in it: only its user may list or enter it. */
+export const DATA_DIR_MODE = 0o700;
+
+/**
+ * Makes an existing data dir private to its user (issue 24 item 6): the folder and every folder
+ * below it 0700, every file without group or other bits (0600 for the files Charla writes:
+ * pgdata, storage, secret, outbox, server.json, locks). New files come out private through the
+ * command's umask (cli/main.ts), except some the embedded PGlite writes with modes of its own (its
+ * initdb leaves 0666 files, its relation cache file `pg_internal.init` comes out 0644): the `charla`
+ * command therefore runs this before each command (a data dir made by an older version, 0755
+ * folders and 0644 files, is tightened on upgrade) and again once the command has done its work or
+ * the server is up (`always`). Without `always`, a data dir already at 0700 is not walked, which
+ * keeps the check at start to one `lstat`. Symbolic links are not followed. A missing dir is not
+ * created; an entry removed during the walk is skipped.
+ * @returns how many entries had their mode changed.
+ * @throws the file system's error when a mode cannot be changed (e.g. EPERM on a file of another user).
+ */
+export function secureDataDir(dataDir: string, options: { always?: boolean } = {}): number {
+  let top: ReturnType<typeof lstatSync>;
+  try {
+    top = lstatSync(dataDir);
+  } catch {
+    return 0;
+  }
+  if (!top.isDirectory() || ((top.mode & 0o077) === 0 && !options.always)) return 0;
+  let changed = 0;
+  const tighten = (path: string, mode: number, dir: boolean) => {
+    const wanted = dir ? DATA_DIR_MODE : mode & 0o700;
+    if ((mode & 0o777) !== wanted) {
+      chmodSync(path, wanted);
+      changed++;
+    }
+  };
+  const gone = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isSymbolicLink()) continue;
+      const path = join(dir, entry.name);
+      try {
+        const mode = lstatSync(path).mode;
+        tighten(path, mode, entry.isDirectory());
+        if (entry.isDirectory()) walk(path);
+      } catch (err) {
+        if (!gone(err)) throw err;
+      }
+    }
+  };
+  tighten(dataDir, top.mode, true);
+  walk(dataDir);
+  return changed;
 }

@@ -6,7 +6,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../engine/config.ts';
-import { createLogger } from '../../engine/logger.ts';
+import { createLogger, type Logger } from '../../engine/logger.ts';
 import { DataDirBusyError } from '../../engine/store/connect.ts';
 import { findOwnerByEmail } from '../../engine/store/queries/owners.ts';
 import { createApp } from '../app.ts';
@@ -25,12 +25,29 @@ export function serverInfoPath(dataDir: string): string {
   return join(dataDir, 'server.json');
 }
 
+/**
+ * Warns once at start when the server is public (PUBLIC_URL is https) but owner mails go to the
+ * outbox folder (no SMTP_URL): confirmation and reset mails then never reach the owners, and only
+ * someone with access to the data dir can read them (issue 24 item 6).
+ */
+export function warnAboutOutbox(
+  config: { publicUrl: string | undefined; dataDir: string; mail: { smtpUrl: string | undefined } },
+  log: Logger,
+): void {
+  if (!config.publicUrl?.startsWith('https://') || config.mail.smtpUrl) return;
+  log.warn(
+    { outbox: join(config.dataDir, 'outbox') },
+    'PUBLIC_URL is https but SMTP_URL is not set: confirmation and password-reset mails are only written to the outbox folder on this machine, never sent. Set SMTP_URL (README: Configuration).',
+  );
+}
+
 async function serve(options: ServeOptions): Promise<void> {
   const config = loadConfig();
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new CliError(`invalid --port "${options.port}"`, EXIT.usage);
   const log = createLogger({ pretty: process.stdout.isTTY, level: config.logLevel });
+  warnAboutOutbox(config, log);
   if (options.seed) {
     await ensureDashboardBuilt(() => log.info('building the dashboard (its sources changed)')).catch(
       (err: unknown) => log.warn({ err }, 'could not build the dashboard; serving the last build'),
@@ -77,7 +94,7 @@ async function serve(options: ServeOptions): Promise<void> {
   const url = address.replace('[::1]', 'localhost');
   app.setBaseUrl(config.publicUrl ?? url);
   const infoFile = serverInfoPath(config.dataDir);
-  writeFileSync(infoFile, JSON.stringify({ url, pid: process.pid, store: app.store.kind }));
+  writeFileSync(infoFile, JSON.stringify({ url, pid: process.pid, store: app.store.kind }), { mode: 0o600 });
 
   const demoOwner = await findOwnerByEmail(app.store.db, DEMO_EMAIL);
   const lines = [

@@ -5,10 +5,17 @@
  * GOOGLE_CLIENT_SECRET are set. Sessions live in an httpOnly, SameSite=Lax cookie (Secure when the
  * public URL is https); API clients may send the session token as `Authorization: Bearer`.
  *
+ * Secrets at rest (issue 24 item 6): session tokens are stored only as SHA-256 hashes
+ * (./session-tokens.ts wraps the database adapter), password-reset tokens and OAuth states in
+ * `auth_verifications` are stored hashed (better-auth's `verification.storeIdentifier`), Google's
+ * access and refresh tokens are encrypted (`account.encryptOAuthTokens`), and e-mail confirmation
+ * links are signed JWTs that are not stored at all. Passwords are scrypt hashes (better-auth).
+ *
  * Google runs through better-auth's generic OpenID Connect client with Google's discovery document
  * (GOOGLE_DISCOVERY_URL overrides it, which is how the tests sign in against a local OIDC server).
  */
-import { betterAuth } from 'better-auth';
+import { kyselyAdapter } from '@better-auth/kysely-adapter';
+import { type BetterAuthOptions, betterAuth } from 'better-auth';
 import { getMigrations } from 'better-auth/db/migration';
 import { bearer, genericOAuth } from 'better-auth/plugins';
 import type { Kysely } from 'kysely';
@@ -16,6 +23,13 @@ import type { Logger } from '../logger.ts';
 import type { Database } from '../store/database.ts';
 import { type Mailer, renderMail, requestLanguage } from './mail.ts';
 import { ensureProfile } from './profiles.ts';
+import { hashSessionTokens } from './session-tokens.ts';
+
+/** The table of owner sessions (better-auth's session model). */
+const SESSIONS_TABLE = 'auth_sessions';
+
+/** The Kysely database behind each auth instance's adapter, for better-auth's schema check. */
+const databaseOf = new WeakMap<object, Kysely<Database>>();
 
 /** OWASP ASVS 5.0 V6.2.1: at least 8 characters. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -48,13 +62,17 @@ export interface AuthSettings {
 export function createAuth(settings: AuthSettings) {
   const { db, mailer, log } = settings;
   const secure = settings.baseURL?.startsWith('https://') ?? false;
+  // better-auth's Kysely adapter on Charla's database, with session tokens stored as hashes.
+  const database = (options: BetterAuthOptions) =>
+    hashSessionTokens(kyselyAdapter(db, { type: 'postgres' })(options), ['session', SESSIONS_TABLE]);
+  databaseOf.set(database, db);
   return betterAuth({
     appName: 'Charla',
     ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
     ...(settings.trustedOrigins?.length ? { trustedOrigins: settings.trustedOrigins } : {}),
     basePath: '/api/auth',
     secret: settings.secret,
-    database: { db, type: 'postgres' },
+    database,
     telemetry: { enabled: false },
     logger: {
       level: 'warn',
@@ -68,7 +86,7 @@ export function createAuth(settings: AuthSettings) {
       fields: { emailVerified: 'email_verified', createdAt: 'created_at', updatedAt: 'updated_at' },
     },
     session: {
-      modelName: 'auth_sessions',
+      modelName: SESSIONS_TABLE,
       fields: {
         userId: 'user_id',
         expiresAt: 'expires_at',
@@ -80,6 +98,8 @@ export function createAuth(settings: AuthSettings) {
     },
     account: {
       modelName: 'auth_accounts',
+      // Google's access and refresh tokens, encrypted under the instance secret (XChaCha20-Poly1305).
+      encryptOAuthTokens: true,
       fields: {
         userId: 'user_id',
         accountId: 'account_id',
@@ -96,6 +116,9 @@ export function createAuth(settings: AuthSettings) {
     verification: {
       modelName: 'auth_verifications',
       fields: { expiresAt: 'expires_at', createdAt: 'created_at', updatedAt: 'updated_at' },
+      // Reset tokens (`reset-password:<token>`) and OAuth states are stored as SHA-256 hashes; a
+      // link mailed before this was set (a plain row) is still found, better-auth tries both.
+      storeIdentifier: 'hashed',
     },
     advanced: {
       useSecureCookies: secure,
@@ -105,15 +128,9 @@ export function createAuth(settings: AuthSettings) {
       // engine/http/routes/auth.ts puts the client address Fastify resolved (trustProxy) here.
       ipAddress: { ipAddressHeaders: ['x-charla-client-ip'] },
     },
-    // Sign-in failures are limited per account and address by engine/auth/limits.ts; this is the
-    // library's general per-address limit on every auth route.
-    rateLimit: {
-      enabled: true,
-      window: 60,
-      max: 100,
-      storage: 'memory',
-      customRules: { '/sign-in/email': false },
-    },
+    // Every limit of the auth routes is Charla's (engine/http/routes/auth.ts with engine/rate-limits.ts:
+    // counted in the database, so every node counts together); the library's in-memory one is off.
+    rateLimit: { enabled: false },
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: true,
@@ -177,13 +194,23 @@ export function createAuth(settings: AuthSettings) {
 export type Auth = ReturnType<typeof createAuth>;
 
 /**
+ * The auth instance's options as better-auth's migrator takes them: with the Kysely database
+ * itself in place of the wrapped adapter (the migrator only reads a database, never an adapter).
+ */
+export function authSchemaOptions(auth: Auth): BetterAuthOptions {
+  const db = databaseOf.get(auth.options.database as object);
+  if (!db) throw new Error('not an auth instance made by createAuth');
+  return { ...auth.options, database: { db, type: 'postgres' } };
+}
+
+/**
  * Brings better-auth's tables up to what the installed better-auth expects (issue 3: its schema is
  * applied by `charla migrate`, in code). Charla's own migration creates them with snake_case
  * columns; this adds whatever a newer better-auth needs on top.
  * @returns the tables created or changed (empty when the schema already matches).
  */
 export async function applyAuthSchema(auth: Auth): Promise<string[]> {
-  const plan = await getMigrations(auth.options);
+  const plan = await getMigrations(authSchemaOptions(auth));
   const changed = [...plan.toBeCreated, ...plan.toBeAdded].map((t) => t.table);
   if (changed.length > 0 || plan.toBeAddedIndexes.length > 0) await plan.runMigrations();
   return [...new Set([...changed, ...plan.toBeAddedIndexes.map((i) => i.table)])];

@@ -1,8 +1,11 @@
 /**
  * Owner e-mails (confirmation, password reset) through nodemailer over `SMTP_URL`. Without it,
- * each mail is written to `<dataDir>/outbox/` as an .eml file and its link is logged, so the
- * demo works with no mail server (issue 3). Mails are in the owner's interface language (es by
- * default), carry the product name, and have a plain-text part.
+ * each mail is written to `<dataDir>/outbox/` as an .eml file (0600, in a 0700 folder) and the log
+ * says which file, so the demo works with no mail server (issue 3). The link itself is never
+ * logged (issue 24 item 6): a confirmation or reset link signs in whoever opens it, and logs are
+ * read, shipped and kept by more people and systems than the data dir; the local user opens the
+ * .eml file. Mails are in the owner's interface language (es by default), carry the product name,
+ * and have a plain-text part.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -159,8 +162,8 @@ export interface Mailer {
 }
 
 /**
- * A mailer over `smtpUrl` (nodemailer), or, without one, an outbox folder of .eml files whose
- * links are logged at info level.
+ * A mailer over `smtpUrl` (nodemailer), or, without one, an outbox folder of .eml files; each
+ * one's path (not its link) is logged at info level.
  */
 export function createMailer(options: {
   smtpUrl: string | undefined;
@@ -193,15 +196,15 @@ export function createMailer(options: {
         text: mail.text,
         html: mail.html,
       });
-      mkdirSync(options.outboxDir, { recursive: true });
+      mkdirSync(options.outboxDir, { recursive: true, mode: 0o700 });
       const file = join(
         options.outboxDir,
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`,
       );
-      writeFileSync(file, info.message as Buffer);
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       options.log.info(
-        { to: mail.to, link: mail.link, file },
-        `mail written to the outbox (no SMTP_URL): ${mail.subject}`,
+        { to: mail.to, file },
+        `mail written to the outbox (no SMTP_URL): ${mail.subject}; its link is in ${file}`,
       );
     },
   };

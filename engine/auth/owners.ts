@@ -51,7 +51,12 @@ export async function upsertOwnerWithPassword(
   return { id: user.id, created: true };
 }
 
-/** Opens a session for an owner and returns its token, usable as `Authorization: Bearer <token>`. */
+/**
+ * Opens a session for an owner and returns its token, usable as `Authorization: Bearer <token>`
+ * (`charla owners token`). This is the only time the raw token exists: the database keeps its
+ * hash (./session-tokens.ts, issue 24 item 6), so a lost token cannot be shown again, only
+ * replaced by a new one.
+ */
 export async function createSessionToken(auth: Auth, ownerId: string): Promise<string> {
   const ctx = await auth.$context;
   const session = await ctx.internalAdapter.createSession(ownerId);
