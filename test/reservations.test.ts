@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, type ReservationConfig } from '../plugins/reservations/config.ts';
-import { parseDate, parsePartySize, parseTime } from '../plugins/reservations/dialogue.ts';
+import { parseDate, parsePartySize, parseTime } from '../plugins/reservations/parse.ts';
 import { slotsOfDate } from '../plugins/reservations/slots.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
@@ -148,10 +148,13 @@ describe.each(DIALECTS)('reservations on %s', (kind) => {
     userMessage: string,
     messageId: string,
     visitor = 'ana',
+    token = owner.token,
   ) => {
+    // The owner's test chat (channel `test`): the bot's owner signed in (issue 24 §2).
     const res = await (await target.http()).inject({
       method: 'POST',
       url: `/api/chatbot-message/${chatbotId}`,
+      headers: auth(token),
       payload: { userMessage, visitorId: visitor, messageId, channel: 'test' },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -419,7 +422,11 @@ describe.each(DIALECTS)('reservations on %s', (kind) => {
         toolCalls: [
           {
             name: 'reservations_cancel',
-            arguments: { code: (added.json() as { reservation: { code: string } }).reservation.code },
+            // Added by the owner: no chat booked it, so the follower proves it with its phone.
+            arguments: {
+              code: (added.json() as { reservation: { code: string } }).reservation.code,
+              phone: '600 999 888',
+            },
           },
         ],
       },
@@ -509,16 +516,23 @@ describe.each(DIALECTS)('reservations on %s', (kind) => {
     clock = new Date('2026-11-23T09:00:00Z');
     const o = await offlineApp.owner('offline@example.com');
     const id = await saveBot(offlineApp, o.token);
-    const first = await chat(offlineApp, id, 'Hola, quiero reservar una mesa para 4 el sábado', 'o-1');
+    const first = await chat(
+      offlineApp,
+      id,
+      'Hola, quiero reservar una mesa para 4 el sábado',
+      'o-1',
+      'ana',
+      o.token,
+    );
     expect(first.reply).toContain('Huecos libres para el sábado, 28 de noviembre');
     expect(first.reply).toContain('2. 14:00–15:00');
-    const second = await chat(offlineApp, id, '2', 'o-2');
+    const second = await chat(offlineApp, id, '2', 'o-2', 'ana', o.token);
     expect(second.reply).toContain('¿A nombre de quién hago la reserva?');
-    const third = await chat(offlineApp, id, 'Ana García', 'o-3');
+    const third = await chat(offlineApp, id, 'Ana García', 'o-3', 'ana', o.token);
     expect(third.reply).toBe('¿Un teléfono de contacto?');
-    const bad = await chat(offlineApp, id, 'no sé', 'o-4');
+    const bad = await chat(offlineApp, id, 'no sé', 'o-4', 'ana', o.token);
     expect(bad.reply).toContain('Ese teléfono no parece correcto');
-    const done = await chat(offlineApp, id, '600 123 456', 'o-5');
+    const done = await chat(offlineApp, id, '600 123 456', 'o-5', 'ana', o.token);
     expect(done.reply).toMatch(
       /✅ Reserva confirmada en El Pato Pepe: sábado, 28 de noviembre, 14:00, 4 personas\. Tu código es [A-Z0-9]{6}/,
     );
@@ -534,11 +548,11 @@ describe.each(DIALECTS)('reservations on %s', (kind) => {
     ]);
 
     // Another follower asks for the same time: taken, the next free ones are offered.
-    const other = await chat(offlineApp, id, 'Reservar el sábado a las 14:00 para 2', 'o-6', 'luis');
+    const other = await chat(offlineApp, id, 'Reservar el sábado a las 14:00 para 2', 'o-6', 'luis', o.token);
     expect(other.reply).not.toContain('14:00–15:00');
     expect(other.reply).toContain('13:00–14:00');
 
-    const cancelled = await chat(offlineApp, id, `Cancela la reserva ${code}`, 'o-7');
+    const cancelled = await chat(offlineApp, id, `Cancela la reserva ${code}`, 'o-7', 'ana', o.token);
     expect(cancelled.reply).toBe(`Tu reserva ${code} está cancelada.`);
     expect(await list(offlineApp, o.token, id)).toEqual([]);
   });

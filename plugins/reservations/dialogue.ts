@@ -7,19 +7,25 @@
  *   follower: «2» (or «a las 14:00»)                     → the slot is held; the first missing detail is asked
  *   follower: «Ana García» / «600 123 456»               → … until nothing required is missing: confirmed, with its code
  *   follower: «cancela la reserva K7P2QX»                → cancelled
+ *   (from another chat: «cancela K7P2QX, teléfono 600 123 456» → cancelled when the booking's phone matches)
  *
  * It understands dates («hoy», «mañana», weekday names, 28/11, 2026-11-28), times (14:00, «a las
- * 14», 2pm) and party sizes («para 4», «4 personas») in the bot languages' common words. The
+ * 14», 2pm) and party sizes («para 4», «4 personas») in the bot languages' common words (parse.ts). The
  * follower's place in the dialogue is kept per chat (reservation_dialogues); anything it does not
  * understand mid-dialogue falls through to the offline responder, and the dialogue waits.
+ *
+ * A code reaches only the follower's own bookings, or one whose phone or e-mail is in the same
+ * message (issue 24 §4, access.ts); anything else gets the same «not found», and past the failed
+ * look-up limits the follower is told to wait or to contact the business.
  */
 import { z } from 'zod';
 import type { OfflineHandler, ToolRunner, TurnContext } from '../../engine/registry/index.ts';
 import type { LangCode } from '../../engine/schemas.ts';
-import type { WEEKDAYS } from './config.ts';
-import { findDialogue, type ReservationsDb, saveDialogue } from './queries.ts';
-import { type Bookings, type FreeSlot, HOLD_MS, type MissingField, PHONE } from './service.ts';
-import { addDays, instantOf, weekdayOf } from './slots.ts';
+import { findDialogue, saveDialogue } from './follower-queries.ts';
+import { fold, parseDate, parseDetail, parsePartySize, parseProof, parseTime } from './parse.ts';
+import type { ReservationsDb } from './queries.ts';
+import { type Bookings, type FreeSlot, HOLD_MS, type MissingField } from './service.ts';
+import { instantOf } from './slots.ts';
 import { fillText, formatDate, formatWhen, partyText, type ReservationTexts, textsFor } from './texts.ts';
 
 /** Where a follower is in the dialogue. */
@@ -32,13 +38,10 @@ const State = z.object({
   partySize: z.number().int().optional(),
   /** Moving this reservation (by code) instead of booking a new one. */
   changing: z.string().optional(),
+  /** The phone or e-mail given with the code being changed (the proof, from another chat). */
+  proof: z.object({ phone: z.string().optional(), email: z.string().optional() }).optional(),
 });
 type State = z.infer<typeof State>;
-
-/** Lower case without accents. */
-function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
 
 const BOOK =
   /\b(reserv\w*|book\w*|mesa|table|cita|turno|appointment|prenot\w*|termin\w*|buch\w*|rendez)|брон\w*|बुक/u;
@@ -51,109 +54,6 @@ const STOP =
   /^(no|nada|olvidalo|olvidalo|dejalo|stop|salir|quit|never ?mind|laisse|lascia|vergiss|нет|хватит|रहने दो)\b/u;
 /** A reservation code: 6 characters of the code alphabet, with at least one digit. */
 const CODE = /\b(?=[A-Z2-9]*\d)[A-HJ-NP-Z2-9]{6}\b/;
-
-const TODAY = /\b(hoy|today|aujourd'?hui|oggi|heute)\b|сегодня|आज/u;
-const AFTER_TOMORROW =
-  /\b(pasado manana|day after tomorrow|apres-demain|dopodomani|ubermorgen)\b|послезавтра|परसों/u;
-const TOMORROW = /\b(manana|tomorrow|demain|domani|morgen)\b|завтра|कल/u;
-const WEEKDAY_WORDS: Array<[(typeof WEEKDAYS)[number], RegExp]> = [
-  ['monday', /\b(lunes|monday|lundi|lunedi|montag)\b|понедельник|सोमवार/u],
-  ['tuesday', /\b(martes|tuesday|mardi|martedi|dienstag)\b|вторник|मंगलवार/u],
-  ['wednesday', /\b(miercoles|wednesday|mercredi|mercoledi|mittwoch)\b|сред[ау]|बुधवार/u],
-  ['thursday', /\b(jueves|thursday|jeudi|giovedi|donnerstag)\b|четверг|गुरुवार/u],
-  ['friday', /\b(viernes|friday|vendredi|venerdi|freitag)\b|пятниц[ау]|शुक्रवार/u],
-  ['saturday', /\b(sabado|saturday|samedi|sabato|samstag)\b|суббот[ау]|शनिवार/u],
-  ['sunday', /\b(domingo|sunday|dimanche|domenica|sonntag)\b|воскресенье|रविवार/u],
-];
-
-/** The local date a message names, relative to `today` (null when it names none). */
-export function parseDate(message: string, today: string): string | null {
-  const text = fold(message);
-  const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(text);
-  if (iso) return `${iso[1]}-${iso[2]}-${iso[3]}`;
-  const dm = /\b(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{2,4}))?\b/.exec(text);
-  if (dm) {
-    const day = Number(dm[1]);
-    const month = Number(dm[2]);
-    if (day >= 1 && day <= 31 && month >= 1 && month <= 12) {
-      let year = dm[3] ? Number(dm[3].length === 2 ? `20${dm[3]}` : dm[3]) : Number(today.slice(0, 4));
-      let date = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-      if (!dm[3] && date < today) date = `${++year}${date.slice(4)}`;
-      return date;
-    }
-  }
-  if (AFTER_TOMORROW.test(text)) return addDays(today, 2);
-  if (TODAY.test(text)) return today;
-  if (
-    TOMORROW.test(text) &&
-    !/\b(por|de|la|in the|le|am|al(la)?) (manana|morning|matin|morgen|mattina)\b/.test(text)
-  )
-    return addDays(today, 1);
-  for (const [day, re] of WEEKDAY_WORDS) {
-    if (!re.test(text)) continue;
-    for (let i = 0; i < 7; i++) if (weekdayOf(addDays(today, i)) === day) return addDays(today, i);
-  }
-  return null;
-}
-
-/** The local time `HH:mm` a message names (14:00, 14h, «a las 14», 2pm), or null. */
-export function parseTime(message: string): string | null {
-  const text = fold(message);
-  const clock = /\b(\d{1,2})[:h.](\d{2})\b/.exec(text);
-  const ampm = /\b(\d{1,2})\s*(am|pm)\b/.exec(text);
-  const spoken = /\b(?:a las|a la|at|a|alle|um|в)\s+(\d{1,2})\b(?![/.-]\d)/.exec(text);
-  let h: number | null = null;
-  let m = 0;
-  if (clock) {
-    h = Number(clock[1]);
-    m = Number(clock[2]);
-  } else if (ampm) {
-    h = (Number(ampm[1]) % 12) + (ampm[2] === 'pm' ? 12 : 0);
-  } else if (spoken) {
-    h = Number(spoken[1]);
-    if (h >= 1 && h <= 7) h += 12; // «a las 2»: the afternoon, as people say it
-  }
-  if (h === null || h > 23 || m > 59) return null;
-  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
-}
-
-/** The party size a message names («para 4», «4 personas», «table for 2»), or null. */
-export function parsePartySize(message: string): number | null {
-  const text = fold(message);
-  const counted =
-    /\b(\d{1,3})\s*(personas?|people|persons?|pax|comensales|personnes?|persone|personen|adultos|adults)\b|(\d{1,3})\s*(человек|чел|लोग|लोगों)/u.exec(
-      text,
-    );
-  if (counted) return Number(counted[1] ?? counted[3]);
-  const forN =
-    /\b(?:para|for|pour|per|fur|für)\s+(\d{1,3})\b(?!\s*[:/.h-]\s*\d|\s*(?:am|pm|de|del|of)\b)/.exec(text);
-  return forN ? Number(forN[1]) : null;
-}
-
-/** The follower's answer to a question about one detail, or null when it does not fit. */
-function parseDetail(field: MissingField, message: string): string | number | null {
-  const text = message.trim();
-  if (field === 'phone') {
-    const m = /\+?\d[\d\s().-]{5,22}\d/.exec(text);
-    return m && PHONE.test(m[0]) ? m[0] : null;
-  }
-  if (field === 'email') {
-    const m = /[^\s@]+@[^\s@]+\.[^\s@]+/.exec(text);
-    return m ? m[0].replace(/[.,;]$/, '') : null;
-  }
-  if (field === 'party_size') {
-    const n = parsePartySize(text) ?? (/^\s*(\d{1,3})\s*$/.exec(text) ? Number(text) : null);
-    return n && n > 0 ? n : null;
-  }
-  const name = text
-    .replace(
-      /^(me llamo|soy|a nombre de|mi nombre es|my name is|i am|i'm|name:?|je m'appelle|mi chiamo|ich hei(ß|ss)e|меня зовут|मेरा नाम)\s+/iu,
-      '',
-    )
-    .replace(/[.!]+$/, '')
-    .trim();
-  return name.length >= 2 && name.length <= 120 && !/\d{3}/.test(name) ? name : null;
-}
 
 /** A numbered list of free slots (at most 8). */
 function slotList(t: ReservationTexts, lang: LangCode, date: string, slots: FreeSlot[]): string {
@@ -181,6 +81,8 @@ interface ToolView {
   time?: string;
   party_size?: number | null;
   slot_id?: string;
+  /** The sentence to tell the follower, in the bot's language (code refusals). */
+  say?: string;
 }
 
 /** Builds the offline dialogue over the booking service. */
@@ -204,20 +106,31 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
       return startsAt ? formatWhen(lang, startsAt, config.timezone) : `${v.date} ${v.time}`;
     };
     const today = await bookings.today(turn.bot.id);
+    /** A code refused: not found (whether it exists or not), or too many wrong codes. */
+    const refused = (v: ToolView, code: string) =>
+      v.error === 'too_many_attempts'
+        ? (v.say ?? fillText(t.tooManyTries, { minutes: 15, business: turn.bot.business_name }))
+        : fillText(t.notFound, { code });
 
     // A code in the message: cancel, change or look up that reservation.
     const code = CODE.exec(text.toUpperCase())?.[0];
     if (code && (CANCEL.test(folded) || CHANGE.test(folded) || LOOKUP.test(folded) || BOOK.test(folded))) {
+      const proof = parseProof(text, code);
       if (CANCEL.test(folded)) {
         await save(null);
-        const v = await call('reservations_cancel', { code });
-        return { reply: v.error ? fillText(t.notFound, { code }) : fillText(t.cancelled, { code }) };
+        const v = await call('reservations_cancel', { code, ...proof });
+        return { reply: v.error ? refused(v, code) : fillText(t.cancelled, { code }) };
       }
-      const found = await call('reservations_lookup', { code });
-      if (found.error) return { reply: fillText(t.notFound, { code }) };
+      const found = await call('reservations_lookup', { code, ...proof });
+      if (found.error) return { reply: refused(found, code) };
       if (CHANGE.test(folded)) {
         const date = parseDate(text, today);
-        state = { step: 'slot', offered: [], changing: code };
+        state = {
+          step: 'slot',
+          offered: [],
+          changing: code,
+          ...(proof.phone || proof.email ? { proof } : {}),
+        };
         if (!date) {
           await save(state);
           return { reply: fillText(t.askChange, { code }) };
@@ -300,10 +213,10 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
     /** Holds (or moves to) a slot and goes on with what is missing. */
     async function take(slotId: string, s: State) {
       if (s.changing) {
-        const v = await call('reservations_change', { code: s.changing, slot_id: slotId });
+        const v = await call('reservations_change', { code: s.changing, slot_id: slotId, ...s.proof });
         if (v.error === 'full' || v.error === 'unknown_slot') return offerAlternatives(v, s);
         await save(null);
-        if (v.error) return { reply: fillText(t.notFound, { code: s.changing }) };
+        if (v.error) return { reply: refused(v, s.changing) };
         return {
           reply: fillText(t.changed, {
             code: s.changing,

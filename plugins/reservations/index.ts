@@ -53,6 +53,7 @@ export function createReservationsPlugin(): FeaturePlugin<never> {
               'Always call reservations_free_slots before offering times, and book only by a slot id it returned; never invent a time.',
               `Required details: ${required.join(', ') || 'none'}. Ask for the missing ones, then confirm. A hold lasts ${HOLD_MS / 60_000} minutes.`,
               'When a reservation is confirmed, tell the follower its code: they need it to change or cancel it (reservations_change, reservations_cancel).',
+              'A code opens only the bookings made in this chat; for one made from another chat or channel, ask for the phone or e-mail given with it and pass it with the code. When a tool answers with `say`, tell the follower that.',
             ].join('\n');
           },
         ],

@@ -357,65 +357,6 @@ export async function updateReservation(
     .executeTakeFirst();
 }
 
-/** The viewer's period filter (spec 001 §2, §9: today, week = last 7 days, past, all). */
-export type ViewerPeriod = 'today' | 'week' | 'past' | 'all';
-
-/**
- * A bot's reservations for the owner's viewer, soonest first. Spec 001 §2 lists only confirmed
- * ones; `holds` adds the current holds (shown as HOLD).
- */
-export async function listForOwner(
-  db: ReservationsDb,
-  chatbotId: string,
-  range: { from?: Date; to?: Date },
-  now: Date,
-): Promise<Reservation[]> {
-  let q = db
-    .selectFrom('reservations_v1')
-    .selectAll()
-    .where('chatbot_ref', '=', chatbotId)
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'confirmed'),
-        eb.and([eb('status', '=', 'hold'), eb('hold_expires_at', '>', now)]),
-      ]),
-    );
-  if (range.from) q = q.where('starts_at', '>=', range.from);
-  if (range.to) q = q.where('starts_at', '<', range.to);
-  return q.orderBy('starts_at').limit(500).execute();
-}
-
-/** Sets the paid and completed flags of a bot's reservation; undefined when it is not that bot's. */
-export async function setFlags(
-  db: ReservationsDb,
-  chatbotId: string,
-  id: string,
-  flags: { is_paid?: boolean | undefined; is_completed?: boolean | undefined },
-  now: Date,
-): Promise<Reservation | undefined> {
-  return db
-    .updateTable('reservations_v1')
-    .set({
-      ...(flags.is_paid !== undefined ? { is_paid: flags.is_paid } : {}),
-      ...(flags.is_completed !== undefined ? { is_completed: flags.is_completed } : {}),
-      updated_at: now,
-    })
-    .where('chatbot_ref', '=', chatbotId)
-    .where('reservation_id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/** Deletes a bot's reservation (spec 001 §8: delete by reservation_id). @returns whether it existed. */
-export async function deleteReservation(db: ReservationsDb, chatbotId: string, id: string): Promise<boolean> {
-  const r = await db
-    .deleteFrom('reservations_v1')
-    .where('chatbot_ref', '=', chatbotId)
-    .where('reservation_id', '=', id)
-    .executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
-}
-
 /** Records that a reminder went out (once: only if not recorded before). @returns whether this call recorded it. */
 export async function markReminderSent(
   db: ReservationsDb,
@@ -433,55 +374,6 @@ export async function markReminderSent(
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** The offline dialogue's state of one follower (null when none). */
-export async function findDialogue(
-  db: ReservationsDb,
-  chatbotId: string,
-  channel: string,
-  chatId: string,
-): Promise<unknown> {
-  const row = await db
-    .selectFrom('reservation_dialogues')
-    .select('state')
-    .where('chatbot_id', '=', chatbotId)
-    .where('channel', '=', channel)
-    .where('chat_id', '=', chatId)
-    .executeTakeFirst();
-  return row?.state ?? null;
-}
-
-/** Saves (or, with null, forgets) the offline dialogue's state of one follower. */
-export async function saveDialogue(
-  db: ReservationsDb,
-  key: { chatbotId: string; channel: string; chatId: string },
-  state: unknown,
-  now: Date,
-): Promise<void> {
-  if (state === null) {
-    await db
-      .deleteFrom('reservation_dialogues')
-      .where('chatbot_id', '=', key.chatbotId)
-      .where('channel', '=', key.channel)
-      .where('chat_id', '=', key.chatId)
-      .execute();
-    return;
-  }
-  const json = JSON.stringify(state);
-  await db
-    .insertInto('reservation_dialogues')
-    .values({
-      chatbot_id: key.chatbotId,
-      channel: key.channel,
-      chat_id: key.chatId,
-      state: json,
-      updated_at: now,
-    })
-    .onConflict((oc) =>
-      oc.columns(['chatbot_id', 'channel', 'chat_id']).doUpdateSet({ state: json, updated_at: now }),
-    )
-    .execute();
-}
-
 /** A bot's language and name (for reminders), or undefined when it was deleted. */
 export async function findBotBasics(
   db: ReservationsDb,
@@ -491,19 +383,5 @@ export async function findBotBasics(
     .selectFrom('chatbots')
     .select(['idioma', 'business_name', 'user_id'])
     .where('id', '=', chatbotId)
-    .executeTakeFirst();
-}
-
-/** The bot if it belongs to the owner (owner routes' scope), else undefined. */
-export async function findOwnedBot(
-  db: ReservationsDb,
-  chatbotId: string,
-  userId: string,
-): Promise<{ id: string; business_name: string; idioma: string } | undefined> {
-  return db
-    .selectFrom('chatbots')
-    .select(['id', 'business_name', 'idioma'])
-    .where('id', '=', chatbotId)
-    .where('user_id', '=', userId)
     .executeTakeFirst();
 }

@@ -26,16 +26,8 @@ import {
   SlotsAnswer,
 } from './api.ts';
 import { calendarName, defaultConfig, ReservationConfig } from './config.ts';
-import {
-  deleteReservation,
-  findConfig,
-  findOwnedBot,
-  listForOwner,
-  type Reservation,
-  type ReservationsDb,
-  saveConfig,
-  setFlags,
-} from './queries.ts';
+import { deleteReservation, findOwnedBot, listForOwner, setFlags } from './owner-queries.ts';
+import { findConfig, type Reservation, type ReservationsDb, saveConfig } from './queries.ts';
 import type { Bookings } from './service.ts';
 import { addDays, instantOf, localDate, localTime } from './slots.ts';
 

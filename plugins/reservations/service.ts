@@ -3,9 +3,12 @@
  * by the LLM's tools (tools.ts), the offline dialogue (dialogue.ts) and the owner's routes
  * (routes.ts). Every outcome is a value (`ok` or a `reason`), never a throw for a follower's
  * mistake, so each caller says it in its own way (JSON for the model, a sentence offline, an HTTP
- * status for the owner).
+ * status for the owner). Every step by code says who asks ({@link Asker}): a follower reaches only
+ * the bookings they made in that chat, or those whose phone or e-mail they give (issue 24 §4,
+ * access.ts).
  */
 import type { PluginContext } from '../../engine/registry/index.ts';
+import { type Asker, CodeGuard, OWNER } from './access.ts';
 import { calendarName, defaultConfig, type ReservationConfig } from './config.ts';
 import {
   activeBetween,
@@ -55,6 +58,7 @@ export type BookingRefusal =
   | { ok: false; reason: 'unknown_slot'; alternatives: FreeSlot[] }
   | { ok: false; reason: 'full'; alternatives: FreeSlot[] }
   | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'rate_limited'; retryAfterMs: number }
   | { ok: false; reason: 'too_many'; max: number }
   | { ok: false; reason: 'missing'; missing: MissingField[]; reservation: Reservation }
   | { ok: false; reason: 'invalid'; field: 'phone' | 'email' };
@@ -65,10 +69,16 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The booking service of one plugin instance. */
 export class Bookings {
+  /** Who may use a code, and the failed look-up counters (access.ts). */
+  private readonly guard: CodeGuard;
+
+  /** Failed-code look-ups are counted by the engine's shared limiter (`ctx.limits`). */
   constructor(
     private readonly db: ReservationsDb,
-    private readonly ctx: Pick<PluginContext, 'jobs' | 'now' | 'log'>,
-  ) {}
+    private readonly ctx: Pick<PluginContext, 'jobs' | 'now' | 'log' | 'limits'>,
+  ) {
+    this.guard = new CodeGuard(ctx.limits);
+  }
 
   /** Calendars read in the last {@link CONFIG_TTL_MS}, by bot (a turn reads one several times). */
   private readonly configs = new Map<string, { at: number; config: Promise<ReservationConfig> }>();
@@ -212,22 +222,26 @@ export class Bookings {
       return { ok: false, reason: 'full', alternatives: await this.alternatives(chatbotId, slot) };
     if (placed.status === 'confirmed') return { ok: true, reservation: placed, missing: [] };
     const missing = this.missing(config, placed);
-    if (missing.length === 0) return this.confirm(chatbotId, { code: placed.reservation_code, details: {} });
+    if (missing.length === 0)
+      return this.confirm(chatbotId, { code: placed.reservation_code, details: {} }, OWNER);
     return { ok: true, reservation: placed, missing };
   }
 
   /**
    * Adds details to a held reservation and confirms it once nothing required is missing; the
    * reminders are queued then. A hold that expired meanwhile is placed again if its slot has room.
+   * Only the asker who may use the code ({@link Bookings.access}) reaches it.
    */
   async confirm(
     chatbotId: string,
     input: { code: string; details: ReservationDetails },
+    asker: Asker,
   ): Promise<{ ok: true; reservation: Reservation; missing: [] } | BookingRefusal> {
     const config = await this.config(chatbotId);
+    const access = await this.access(chatbotId, input.code, asker, (x) => x.status !== 'cancelled');
+    if (!access.ok) return access;
+    const r = access.reservation;
     const now = this.ctx.now();
-    const r = await findByCode(this.db, chatbotId, input.code);
-    if (!r || r.status === 'cancelled') return { ok: false, reason: 'not_found' };
     const bad = this.check(config, input.details);
     if (bad) return bad;
     if (r.status === 'confirmed') {
@@ -284,21 +298,37 @@ export class Bookings {
     }
   }
 
-  /** A reservation by code, if it is this bot's and not cancelled. */
-  async lookup(chatbotId: string, code: string): Promise<Reservation | null> {
-    const r = await findByCode(this.db, chatbotId, code);
-    return r && (r.status === 'confirmed' || r.status === 'hold') ? r : null;
+  /**
+   * The bot's reservation with a code, if the asker may use it (access.ts: the follower who booked,
+   * in the chat they booked from; anyone giving the booking's phone or e-mail; the owner) and
+   * `usable` accepts its status. A code that does not exist and one the asker may not use get the
+   * same `not_found`; past the failed look-up limits, `rate_limited`.
+   */
+  access(
+    chatbotId: string,
+    code: string,
+    asker: Asker,
+    usable: (r: Reservation) => boolean,
+  ): ReturnType<CodeGuard['access']> {
+    return this.guard.access(chatbotId, asker, () => findByCode(this.db, chatbotId, code), usable);
   }
 
-  /** Moves a reservation to another free slot; its reminders follow the new start. */
+  /** An active (held or confirmed) reservation by code, if the asker may see it ({@link Bookings.access}). */
+  lookup(chatbotId: string, code: string, asker: Asker): ReturnType<CodeGuard['access']> {
+    return this.access(chatbotId, code, asker, isActive);
+  }
+
+  /** Moves a reservation the asker may use to another free slot; its reminders follow the new start. */
   async change(
     chatbotId: string,
     input: { code: string; slotId: string },
+    asker: Asker,
   ): Promise<{ ok: true; reservation: Reservation } | BookingRefusal> {
     const config = await this.config(chatbotId);
+    const found = await this.lookup(chatbotId, input.code, asker);
+    if (!found.ok) return found;
+    const r = found.reservation;
     const now = this.ctx.now();
-    const r = await this.lookup(chatbotId, input.code);
-    if (!r) return { ok: false, reason: 'not_found' };
     const slot = findSlot(config, input.slotId);
     if (!slot || slot.startsAt <= now)
       return { ok: false, reason: 'unknown_slot', alternatives: await this.alternatives(chatbotId, slot) };
@@ -317,16 +347,17 @@ export class Bookings {
     return { ok: true, reservation: moved };
   }
 
-  /** Cancels a reservation: its place is free at once and no reminder goes out. */
+  /** Cancels a reservation the asker may use: its place is free at once and no reminder goes out. */
   async cancel(
     chatbotId: string,
     code: string,
+    asker: Asker,
   ): Promise<{ ok: true; reservation: Reservation } | BookingRefusal> {
-    const r = await this.lookup(chatbotId, code);
-    if (!r) return { ok: false, reason: 'not_found' };
+    const found = await this.lookup(chatbotId, code, asker);
+    if (!found.ok) return found;
     const cancelled = await updateReservation(
       this.db,
-      r.reservation_id,
+      found.reservation.reservation_id,
       { status: 'cancelled' },
       this.ctx.now(),
     );
@@ -337,6 +368,11 @@ export class Bookings {
   async dateIn(chatbotId: string, days: number): Promise<string> {
     return addDays(await this.today(chatbotId), days);
   }
+}
+
+/** Held or confirmed (what a follower can look up, change or cancel). */
+function isActive(r: Reservation): boolean {
+  return r.status === 'confirmed' || r.status === 'hold';
 }
 
 /** Details as the columns they fill (for checking what is missing before storing). */

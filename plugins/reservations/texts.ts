@@ -20,7 +20,10 @@ export interface ReservationTexts {
   confirmed: string;
   full: string;
   cancelled: string;
+  /** A code the follower may not use, whether it exists or not (issue 24 §4: the same answer). */
   notFound: string;
+  /** Past the failed code look-up limits: `{minutes}` to wait, `{business}` to contact. */
+  tooManyTries: string;
   lookup: string;
   none: string;
   abandoned: string;
@@ -49,7 +52,10 @@ const es: ReservationTexts = {
     '✅ Reserva confirmada en {business}: {when}{party}. Tu código es {code}. Guárdalo para consultarla, cambiarla o cancelarla.',
   full: 'Ese hueco se acaba de llenar.',
   cancelled: 'Tu reserva {code} está cancelada.',
-  notFound: 'No encuentro ninguna reserva con el código {code}.',
+  notFound:
+    'No encuentro ninguna reserva con el código {code}. Si la hiciste desde otro chat, escríbeme el código junto con el teléfono o el correo de la reserva.',
+  tooManyTries:
+    'Ha habido demasiados intentos con códigos que no encuentro. Vuelve a intentarlo dentro de {minutes} min o contacta directamente con {business}.',
   lookup: 'Tu reserva {code}: {when}{party}.',
   none: 'No tienes reservas próximas.',
   abandoned: 'De acuerdo, lo dejamos. Escríbeme cuando quieras reservar.',
@@ -79,7 +85,10 @@ const en: ReservationTexts = {
     '✅ Booking confirmed at {business}: {when}{party}. Your code is {code}. Keep it to check, change or cancel it.',
   full: 'That time has just been taken.',
   cancelled: 'Your booking {code} is cancelled.',
-  notFound: 'I can’t find a booking with the code {code}.',
+  notFound:
+    'I can’t find a booking with the code {code}. If you booked from another chat, write the code together with the phone number or e-mail of the booking.',
+  tooManyTries:
+    'There have been too many attempts with codes I can’t find. Try again in {minutes} min or contact {business} directly.',
   lookup: 'Your booking {code}: {when}{party}.',
   none: 'You have no upcoming bookings.',
   abandoned: 'All right, let’s leave it. Write to me whenever you want to book.',
@@ -108,7 +117,10 @@ const fr: ReservationTexts = {
     '✅ Réservation confirmée chez {business} : {when}{party}. Votre code est {code}. Gardez-le pour la consulter, la modifier ou l’annuler.',
   full: 'Ce créneau vient d’être pris.',
   cancelled: 'Votre réservation {code} est annulée.',
-  notFound: 'Je ne trouve aucune réservation avec le code {code}.',
+  notFound:
+    'Je ne trouve aucune réservation avec le code {code}. Si vous l’avez faite depuis une autre conversation, écrivez le code avec le téléphone ou l’e-mail de la réservation.',
+  tooManyTries:
+    'Il y a eu trop de tentatives avec des codes introuvables. Réessayez dans {minutes} min ou contactez directement {business}.',
   lookup: 'Votre réservation {code} : {when}{party}.',
   none: 'Vous n’avez aucune réservation à venir.',
   abandoned: 'D’accord, on laisse tomber. Écrivez-moi quand vous voulez réserver.',
@@ -138,7 +150,10 @@ const de: ReservationTexts = {
     '✅ Reservierung bei {business} bestätigt: {when}{party}. Ihr Code ist {code}. Damit können Sie sie abfragen, ändern oder stornieren.',
   full: 'Diese Zeit wurde gerade vergeben.',
   cancelled: 'Ihre Reservierung {code} ist storniert.',
-  notFound: 'Ich finde keine Reservierung mit dem Code {code}.',
+  notFound:
+    'Ich finde keine Reservierung mit dem Code {code}. Wenn Sie aus einem anderen Chat reserviert haben, schreiben Sie den Code zusammen mit der Telefonnummer oder E-Mail der Reservierung.',
+  tooManyTries:
+    'Es gab zu viele Versuche mit Codes, die ich nicht finde. Versuchen Sie es in {minutes} Min. erneut oder wenden Sie sich direkt an {business}.',
   lookup: 'Ihre Reservierung {code}: {when}{party}.',
   none: 'Sie haben keine anstehenden Reservierungen.',
   abandoned: 'In Ordnung, lassen wir es. Schreiben Sie mir, wenn Sie reservieren möchten.',
@@ -169,7 +184,10 @@ const it: ReservationTexts = {
     '✅ Prenotazione confermata da {business}: {when}{party}. Il tuo codice è {code}. Conservalo per consultarla, cambiarla o annullarla.',
   full: 'Quell’orario è appena stato preso.',
   cancelled: 'La tua prenotazione {code} è annullata.',
-  notFound: 'Non trovo nessuna prenotazione con il codice {code}.',
+  notFound:
+    'Non trovo nessuna prenotazione con il codice {code}. Se l’hai fatta da un’altra chat, scrivimi il codice insieme al telefono o all’e-mail della prenotazione.',
+  tooManyTries:
+    'Ci sono stati troppi tentativi con codici che non trovo. Riprova tra {minutes} min o contatta direttamente {business}.',
   lookup: 'La tua prenotazione {code}: {when}{party}.',
   none: 'Non hai prenotazioni in arrivo.',
   abandoned: 'Va bene, lasciamo stare. Scrivimi quando vuoi prenotare.',
@@ -198,7 +216,10 @@ const ru: ReservationTexts = {
     '✅ Бронь в {business} подтверждена: {when}{party}. Ваш код {code}. Сохраните его, чтобы проверить, изменить или отменить бронь.',
   full: 'Это время только что заняли.',
   cancelled: 'Ваша бронь {code} отменена.',
-  notFound: 'Не нахожу брони с кодом {code}.',
+  notFound:
+    'Не нахожу брони с кодом {code}. Если вы бронировали из другого чата, напишите код вместе с телефоном или почтой, указанными в брони.',
+  tooManyTries:
+    'Слишком много попыток с кодами, которых я не нахожу. Попробуйте снова через {minutes} мин. или свяжитесь с {business} напрямую.',
   lookup: 'Ваша бронь {code}: {when}{party}.',
   none: 'У вас нет предстоящих броней.',
   abandoned: 'Хорошо, оставим. Напишите, когда захотите забронировать.',
@@ -227,7 +248,10 @@ const hi: ReservationTexts = {
     '✅ {business} में बुकिंग पक्की: {when}{party}। आपका कोड {code} है। इसे देखने, बदलने या रद्द करने के लिए संभालकर रखें।',
   full: 'यह समय अभी-अभी भर गया।',
   cancelled: 'आपकी बुकिंग {code} रद्द हो गई है।',
-  notFound: 'कोड {code} वाली कोई बुकिंग नहीं मिली।',
+  notFound:
+    'कोड {code} वाली कोई बुकिंग नहीं मिली। अगर आपने किसी दूसरी चैट से बुक किया था, तो कोड के साथ बुकिंग का फ़ोन नंबर या ईमेल लिखें।',
+  tooManyTries:
+    'ऐसे कोड से बहुत ज़्यादा कोशिशें हुईं जो मुझे नहीं मिले। {minutes} मिनट बाद फिर कोशिश करें या सीधे {business} से संपर्क करें।',
   lookup: 'आपकी बुकिंग {code}: {when}{party}।',
   none: 'आपकी कोई आने वाली बुकिंग नहीं है।',
   abandoned: 'ठीक है, रहने देते हैं। जब बुक करना हो, लिखिए।',

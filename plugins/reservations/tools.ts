@@ -4,12 +4,20 @@
  * look up, change and cancel by code. The model books by slot id (`YYYY-MM-DDTHH:mm-HH:mm` from
  * `reservations_free_slots`), never by a free-typed time: an id the calendar does not generate is
  * refused with the nearest free slots. Offered only to bots with `enable_reservations`.
+ *
+ * Look-up, confirmation, change and cancellation by code reach only the follower's own bookings
+ * (made in this chat on this channel) or a booking whose phone or e-mail the follower gives
+ * (issue 24 §4, access.ts); every other code is `not_found`, and past the failed look-up limits
+ * `too_many_attempts`. Both results carry `say`, the sentence to tell the follower in the bot's
+ * language.
  */
 import { z } from 'zod';
 import { ANONYMOUS_FOLLOWER } from '../../engine/conversation/engine.ts';
 import { defineTool, type PluginTool, type ToolCall, type TurnBot } from '../../engine/registry/index.ts';
+import type { Asker } from './access.ts';
 import type { Reservation } from './queries.ts';
 import { type BookingRefusal, type Bookings, HOLD_MS } from './service.ts';
+import { fillText, textsFor } from './texts.ts';
 
 const enabled = (bot: TurnBot) => bot.enable_reservations;
 
@@ -58,8 +66,36 @@ export function reservationView(r: Reservation) {
   };
 }
 
-/** A refusal as the model sees it: what happened and what to offer instead. */
-export function refusalView(r: BookingRefusal) {
+/** What the model is told when a code is not the follower's to use (the same whether it exists or not). */
+const NOT_FOUND_MESSAGE =
+  'No reservation with that code that this follower may see. If they booked from another chat or channel, ask for the phone or e-mail given with the booking and call again with it. Tell the follower what `say` says.';
+
+/** What the model is told past the failed look-up limits. */
+const RATE_LIMITED_MESSAGE =
+  'Too many wrong reservation codes: do not try any code again now. Tell the follower what `say` says.';
+
+/** A code refusal as the model sees it, with `say` in the bot's language. */
+function codeRefusalView(
+  r: { reason: 'not_found' } | { reason: 'rate_limited'; retryAfterMs: number },
+  code: string,
+  bot: TurnBot,
+) {
+  const { t } = textsFor(bot.idioma);
+  if (r.reason === 'not_found')
+    return { error: 'not_found', message: NOT_FOUND_MESSAGE, say: fillText(t.notFound, { code }) };
+  return {
+    error: 'too_many_attempts',
+    message: RATE_LIMITED_MESSAGE,
+    say: fillText(t.tooManyTries, {
+      minutes: Math.ceil(r.retryAfterMs / 60_000),
+      business: bot.business_name,
+    }),
+  };
+}
+
+/** A refusal as the model sees it: what happened and what to offer instead (`code`: the one asked about). */
+export function refusalView(r: BookingRefusal, code: string, bot: TurnBot) {
+  if (r.reason === 'not_found' || r.reason === 'rate_limited') return codeRefusalView(r, code, bot);
   switch (r.reason) {
     case 'unknown_slot':
       return {
@@ -73,8 +109,6 @@ export function refusalView(r: BookingRefusal) {
         message: 'That slot has just been taken. Offer these instead.',
         alternatives: r.alternatives,
       };
-    case 'not_found':
-      return { error: 'not_found', message: 'No active reservation with that code.' };
     case 'too_many':
       return { error: 'too_many', message: `At most ${r.max} people per reservation.` };
     case 'missing':
@@ -93,6 +127,35 @@ function follower(call: ToolCall) {
   const id = call.turn.inbound.follower.id;
   return id === ANONYMOUS_FOLLOWER ? null : { channel: call.turn.inbound.channel, chatId: id };
 }
+
+/** The follower asking about a code, with the phone or e-mail they gave as proof. */
+function asker(call: ToolCall, proof: { phone?: string | undefined; email?: string | undefined }): Asker {
+  return {
+    kind: 'follower',
+    channel: call.turn.inbound.channel,
+    chatId: follower(call)?.chatId ?? null,
+    phone: proof.phone,
+    email: proof.email,
+  };
+}
+
+/** The proof a follower may give with a code when asking from another chat or channel. */
+const Proof = {
+  phone: z
+    .string()
+    .trim()
+    .max(24)
+    .optional()
+    .describe(
+      'The phone given with the booking; needed only when the follower asks from another chat or channel than the one they booked from',
+    ),
+  email: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .describe('Or the e-mail given with the booking (same use as phone)'),
+};
 
 /** The tools, over one booking service. */
 export function reservationTools(bookings: Bookings): PluginTool[] {
@@ -132,7 +195,7 @@ export function reservationTools(bookings: Bookings): PluginTool[] {
           follower: follower(call),
           idempotencyKey: call.idempotencyKey,
         });
-        if (!result.ok) return refusalView(result);
+        if (!result.ok) return refusalView(result, '', call.turn.bot);
         return { ...reservationView(result.reservation), missing: result.missing };
       },
     }),
@@ -143,43 +206,55 @@ export function reservationTools(bookings: Bookings): PluginTool[] {
       input: z.object({ code: z.string().trim().min(4).max(12), ...Details }),
       enabled,
       async run(input, call) {
-        const result = await bookings.confirm(call.turn.bot.id, {
-          code: input.code,
-          details: details(input),
-        });
-        return result.ok ? reservationView(result.reservation) : refusalView(result);
+        const result = await bookings.confirm(
+          call.turn.bot.id,
+          { code: input.code, details: details(input) },
+          asker(call, input),
+        );
+        return result.ok
+          ? reservationView(result.reservation)
+          : refusalView(result, input.code, call.turn.bot);
       },
     }),
     defineTool({
       name: 'reservations_lookup',
-      description: 'Looks up a reservation by its code.',
-      input: z.object({ code: z.string().trim().min(4).max(12) }),
+      description:
+        'Looks up one of the follower’s reservations by its code (from another chat or channel, with the booking’s phone or e-mail).',
+      input: z.object({ code: z.string().trim().min(4).max(12), ...Proof }),
       enabled,
       async run(input, call) {
-        const r = await bookings.lookup(call.turn.bot.id, input.code);
-        return r
-          ? reservationView(r)
-          : { error: 'not_found', message: 'No active reservation with that code.' };
+        const r = await bookings.lookup(call.turn.bot.id, input.code, asker(call, input));
+        return r.ok ? reservationView(r.reservation) : codeRefusalView(r, input.code, call.turn.bot);
       },
     }),
     defineTool({
       name: 'reservations_change',
-      description: 'Moves a reservation (by code) to another free slot (by slot id).',
-      input: z.object({ code: z.string().trim().min(4).max(12), slot_id: z.string() }),
+      description:
+        'Moves one of the follower’s reservations (by code; from another chat or channel, with the booking’s phone or e-mail) to another free slot (by slot id).',
+      input: z.object({ code: z.string().trim().min(4).max(12), slot_id: z.string(), ...Proof }),
       enabled,
       async run(input, call) {
-        const result = await bookings.change(call.turn.bot.id, { code: input.code, slotId: input.slot_id });
-        return result.ok ? reservationView(result.reservation) : refusalView(result);
+        const result = await bookings.change(
+          call.turn.bot.id,
+          { code: input.code, slotId: input.slot_id },
+          asker(call, input),
+        );
+        return result.ok
+          ? reservationView(result.reservation)
+          : refusalView(result, input.code, call.turn.bot);
       },
     }),
     defineTool({
       name: 'reservations_cancel',
-      description: 'Cancels a reservation by its code.',
-      input: z.object({ code: z.string().trim().min(4).max(12) }),
+      description:
+        'Cancels one of the follower’s reservations by its code (from another chat or channel, with the booking’s phone or e-mail).',
+      input: z.object({ code: z.string().trim().min(4).max(12), ...Proof }),
       enabled,
       async run(input, call) {
-        const result = await bookings.cancel(call.turn.bot.id, input.code);
-        return result.ok ? reservationView(result.reservation) : refusalView(result);
+        const result = await bookings.cancel(call.turn.bot.id, input.code, asker(call, input));
+        return result.ok
+          ? reservationView(result.reservation)
+          : refusalView(result, input.code, call.turn.bot);
       },
     }),
   ];

@@ -1,0 +1,79 @@
+/**
+ * The reservations plugin's SQL for the owner's viewer and routes (routes.ts): the owner's bot,
+ * the list of a bot's reservations, the paid and completed flags, deletion. Split from queries.ts
+ * (booking) to keep each file short.
+ */
+import type { Reservation, ReservationsDb } from './queries.ts';
+
+/** The viewer's period filter (spec 001 §2, §9: today, week = last 7 days, past, all). */
+export type ViewerPeriod = 'today' | 'week' | 'past' | 'all';
+
+/**
+ * A bot's reservations for the owner's viewer, soonest first. Spec 001 §2 lists only confirmed
+ * ones; `holds` adds the current holds (shown as HOLD).
+ */
+export async function listForOwner(
+  db: ReservationsDb,
+  chatbotId: string,
+  range: { from?: Date; to?: Date },
+  now: Date,
+): Promise<Reservation[]> {
+  let q = db
+    .selectFrom('reservations_v1')
+    .selectAll()
+    .where('chatbot_ref', '=', chatbotId)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'confirmed'),
+        eb.and([eb('status', '=', 'hold'), eb('hold_expires_at', '>', now)]),
+      ]),
+    );
+  if (range.from) q = q.where('starts_at', '>=', range.from);
+  if (range.to) q = q.where('starts_at', '<', range.to);
+  return q.orderBy('starts_at').limit(500).execute();
+}
+
+/** Sets the paid and completed flags of a bot's reservation; undefined when it is not that bot's. */
+export async function setFlags(
+  db: ReservationsDb,
+  chatbotId: string,
+  id: string,
+  flags: { is_paid?: boolean | undefined; is_completed?: boolean | undefined },
+  now: Date,
+): Promise<Reservation | undefined> {
+  return db
+    .updateTable('reservations_v1')
+    .set({
+      ...(flags.is_paid !== undefined ? { is_paid: flags.is_paid } : {}),
+      ...(flags.is_completed !== undefined ? { is_completed: flags.is_completed } : {}),
+      updated_at: now,
+    })
+    .where('chatbot_ref', '=', chatbotId)
+    .where('reservation_id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes a bot's reservation (spec 001 §8: delete by reservation_id). @returns whether it existed. */
+export async function deleteReservation(db: ReservationsDb, chatbotId: string, id: string): Promise<boolean> {
+  const r = await db
+    .deleteFrom('reservations_v1')
+    .where('chatbot_ref', '=', chatbotId)
+    .where('reservation_id', '=', id)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** The bot if it belongs to the owner (owner routes' scope), else undefined. */
+export async function findOwnedBot(
+  db: ReservationsDb,
+  chatbotId: string,
+  userId: string,
+): Promise<{ id: string; business_name: string; idioma: string } | undefined> {
+  return db
+    .selectFrom('chatbots')
+    .select(['id', 'business_name', 'idioma'])
+    .where('id', '=', chatbotId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
