@@ -315,9 +315,14 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
 
     // Reloading /configure shows the saved values.
     await page.goto(`${base}/configure`);
-    await page.waitForFunction(
-      `document.querySelector('input[name=business_name]')?.value === 'La Huerta de Ana'`,
-    );
+    await expect
+      .poll(() =>
+        inPage<boolean>(
+          page,
+          `document.querySelector('input[name=business_name]')?.value === 'La Huerta de Ana'`,
+        ),
+      )
+      .toBe(true);
     expect(await page.getByLabel('Estilo de comunicación').inputValue()).toBe('formal');
     await context.close();
   }, 120_000);
@@ -375,9 +380,14 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     await page.getByRole('link', { name: en('main.configureFab'), exact: true }).click();
     await page.waitForURL(`${base}/configure`);
     await page.getByRole('heading', { name: en('configure.title') }).waitFor();
-    await page.waitForFunction(
-      `document.querySelector('input[name=business_name]')?.value === 'Green Grocer'`,
-    );
+    await expect
+      .poll(() =>
+        inPage<boolean>(
+          page,
+          `document.querySelector('input[name=business_name]')?.value === 'Green Grocer'`,
+        ),
+      )
+      .toBe(true);
     for (const label of [
       'configure.businessName',
       'configure.description',

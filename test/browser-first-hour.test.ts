@@ -236,9 +236,14 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       await page.getByText(fr('configure.saved')).waitFor();
       // Still here after the toast, the files section scrolled to the top half of the window.
       await page.getByRole('heading', { name: fr('files.title') }).waitFor();
-      await page.waitForFunction(
-        `(() => { const r = document.getElementById('archivos').getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight / 2; })()`,
-      );
+      await expect
+        .poll(() =>
+          inPage<boolean>(
+            page,
+            `(() => { const r = document.getElementById('archivos').getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight / 2; })()`,
+          ),
+        )
+        .toBe(true);
       expect(page.url()).toBe(`${base}/configure`);
       expect((await botOf('lola@example.com')).idioma).toBe('Français');
       // The owner adds a file right away.
@@ -254,9 +259,14 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       // "Siguiente paso" brings the files back into view after scrolling away.
       await inPage(page, 'window.scrollTo(0, 0)');
       await page.getByRole('button', { name: fr('configure.nextStep') }).click();
-      await page.waitForFunction(
-        `(() => { const r = document.getElementById('archivos').getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight / 2; })()`,
-      );
+      await expect
+        .poll(() =>
+          inPage<boolean>(
+            page,
+            `(() => { const r = document.getElementById('archivos').getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight / 2; })()`,
+          ),
+        )
+        .toBe(true);
       expect(await inView(page, '#archivos')).toBe(true);
       await context.close();
     }, 90_000);
@@ -473,9 +483,14 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       await page.getByTestId('first-steps').getByRole('link', { name: 'Añade archivos' }).click();
       await page.waitForURL(`${base}/configure#archivos`);
       await page.getByRole('heading', { name: 'Archivos adjuntos' }).waitFor();
-      await page.waitForFunction(
-        `(() => { const r = document.getElementById('archivos').getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight / 2; })()`,
-      );
+      await expect
+        .poll(() =>
+          inPage<boolean>(
+            page,
+            `(() => { const r = document.getElementById('archivos').getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight / 2; })()`,
+          ),
+        )
+        .toBe(true);
       await page.getByLabel('Añadir archivo').setInputFiles({
         name: 'carta.pdf',
         mimeType: 'application/pdf',

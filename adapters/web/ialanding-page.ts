@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { allowInline } from '../../engine/http/csp.ts';
 import { FileRecord } from '../../engine/http/views.ts';
 import { LANG_CODES } from '../../engine/schemas.ts';
 import { html } from './shared.ts';
@@ -94,11 +95,14 @@ function load(distDir: string): Promise<{ ssr: IalandingSsr; assets: Assets }> {
 
 /**
  * Keeps the last button tapped before the page is live in `window.__charlaEarlyTap` (the island reads
- * it, dashboard/src/ialanding-island.tsx).
+ * it, dashboard/src/ialanding-island.tsx). Inline, so it runs before the first paint; its hash is in
+ * the page's Content-Security-Policy (engine/http/csp.ts `allowInline`, issue 24 §9).
  */
-const EARLY_TAPS =
+export const EARLY_TAPS = allowInline(
+  'script',
   "addEventListener('click',function(e){var b=e.target instanceof Element&&e.target.closest('button');" +
-  "if(b&&!document.querySelector('[data-ready]'))window.__charlaEarlyTap=b},true)";
+    "if(b&&!document.querySelector('[data-ready]'))window.__charlaEarlyTap=b},true)",
+);
 
 /** JSON safe inside a `<script>` element (no `</script>`, no HTML comment openers). */
 function scriptJson(value: unknown): string {

@@ -1,11 +1,13 @@
 /**
  * The embeddable widget's files (issue 6), built into dist/widget: `GET /widget.js` (the loader,
  * cached 5 minutes so a new release reaches sites soon) and `GET /widget/*` (content-hashed chunks,
- * cached for good), for any site (CORS `*`).
+ * cached for good), for any site (CORS `*`). They carry no Content-Security-Policy: a policy on a
+ * script file does nothing, the page that runs it is the embedding site's, under that site's policy;
+ * what such a policy must allow for the widget is in docs/security-headers.md (issue 24 §9).
  */
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ChannelContext } from '../../engine/registry/index.ts';
 import { cors } from './shared.ts';
@@ -23,7 +25,10 @@ export function widgetFileRoutes(ctx: () => ChannelContext): FastifyPluginAsync 
     const widgetFile = async (name: string, reply: FastifyReply) => {
       const root = join(ctx().distDir, 'widget');
       const path = normalize(join(root, name));
-      if (!path.startsWith(root) || !existsSync(path)) return reply.code(404).send({ error: 'not found' });
+      // Only a file inside dist/widget: a directory (`/widget/`), a missing file or a path that
+      // leaves the folder (`..`, a sibling such as dist/widget-old) is 404 (issue 24 §7).
+      if (!path.startsWith(root + sep) || !statSync(path, { throwIfNoEntry: false })?.isFile())
+        return reply.code(404).send({ error: 'not found' });
       cors(reply);
       return reply
         .header(

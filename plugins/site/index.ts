@@ -19,11 +19,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createElement } from 'react';
 import { z } from 'zod';
+import { allowInline } from '../../engine/http/csp.ts';
 import { sendHtml } from '../../engine/http/html-page.ts';
 import { publicDescription } from '../../engine/ranking/index.ts';
 import { definePlugin, type FeaturePlugin, type PluginContext } from '../../engine/registry/index.ts';
@@ -71,9 +71,12 @@ function mediaDir(distDir: string): string {
   return existsSync(fromSource) ? fromSource : join(distDir, '..', 'assets', 'site');
 }
 
-/** The inlined CSS and the built site script's name (dist/site/manifest.json). */
+/**
+ * The inlined CSS (its hash allowed in the pages' Content-Security-Policy, engine/http/csp.ts) and
+ * the built site script's name (dist/site/manifest.json).
+ */
 function loadAssets(distDir: string): SiteAssets {
-  const css = SITE_CSS.replace(/\n\s*/g, '');
+  const css = allowInline('style', SITE_CSS.replace(/\n\s*/g, ''));
   let script: string | undefined;
   try {
     const manifest = JSON.parse(readFileSync(join(distDir, 'site', 'manifest.json'), 'utf8')) as {
@@ -138,7 +141,6 @@ function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync 
   });
 
   return async (app) => {
-    await app.register(fastifyRateLimit, { global: false });
     await app.register(fastifyStatic, {
       root: [join(ctx.distDir, 'site'), mediaDir(ctx.distDir)],
       prefix: '/site/',
@@ -381,7 +383,9 @@ function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync 
     }
 
     await app.register(seoRoutes({ db, origin }));
-    await app.register(chatRoute({ llm: ctx.llm, log: ctx.log, trialDays: settings.CHARLA_TRIAL_DAYS }));
+    await app.register(
+      chatRoute({ llm: ctx.llm, log: ctx.log, limits: ctx.limits, trialDays: settings.CHARLA_TRIAL_DAYS }),
+    );
   };
 }
 
