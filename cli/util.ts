@@ -2,7 +2,7 @@
  * Shared pieces of the `charla` commands: exit codes, output, and opening the app for one command.
  */
 
-import { type CharlaConfig, loadConfig } from '../engine/config.ts';
+import { type CharlaConfig, ConfigError, loadConfig } from '../engine/config.ts';
 import { AppError } from '../engine/errors.ts';
 import { createLogger, type Logger } from '../engine/logger.ts';
 import { DataDirBusyError } from '../engine/store/connect.ts';
@@ -72,6 +72,8 @@ export async function withApp<T>(
 /** Maps any error to a message and an exit code. */
 export function exitFor(err: unknown): { message: string; code: number } {
   if (err instanceof CliError) return { message: err.message, code: err.exitCode };
+  // An invalid environment (DATABASE_URL, …) is invalid input (issue 24 §7).
+  if (err instanceof ConfigError) return { message: err.message, code: EXIT.usage };
   if (err instanceof AppError)
     return { message: err.message, code: err.code === 'NOT_FOUND' ? EXIT.notFound : EXIT.usage };
   if (err instanceof DataDirBusyError) return { message: err.message, code: EXIT.busy };

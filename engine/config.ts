@@ -24,9 +24,39 @@ const int = (fallback: number) =>
       return n;
     });
 
+/**
+ * `DATABASE_URL` (issue 24 §7): a PostgreSQL connection URI, `postgres://` or `postgresql://`
+ * (https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNSTRING-URIS), that parses
+ * as a URL. Anything else (another database's scheme, a typo, a port that is not a number) is
+ * refused when the configuration is read, with a one-line reason that shows only the scheme: the
+ * URL may carry a password.
+ */
+const databaseUrl = optionalString.superRefine((v, ctx) => {
+  if (v === undefined) return;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(v)?.[1]?.toLowerCase();
+  if (scheme !== 'postgres' && scheme !== 'postgresql') {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be a PostgreSQL URL, postgres://user:password@host:5432/database (${
+        scheme ? `it starts with "${scheme}:"` : 'it has no scheme'
+      })`,
+    });
+    return;
+  }
+  try {
+    new URL(v);
+  } catch {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'is not a valid URL: expected postgres://user:password@host:5432/database (a password with @, : or / must be percent-encoded)',
+    });
+  }
+});
+
 const EnvSchema = z.object({
   CHARLA_DATA_DIR: optionalString,
-  DATABASE_URL: optionalString,
+  DATABASE_URL: databaseUrl,
   PUBLIC_URL: optionalString,
   OPENAI_BASE_URL: optionalString,
   OPENAI_API_KEY: optionalString,
@@ -88,15 +118,21 @@ export interface CharlaConfig {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
+/** The configuration in the environment is invalid; the message is one line naming each variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
 /**
  * Reads the configuration from `env` (default `process.env`).
- * @throws Error listing every invalid variable, e.g. `CHARLA_LLM_TIMEOUT_MS: expected a whole number`.
+ * @throws ConfigError naming every invalid variable on one line (the CLI prints it as `charla: …`,
+ *   no stack), e.g. `Invalid configuration: CHARLA_LLM_TIMEOUT_MS: expected a whole number, got "x"`.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): CharlaConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+    const reasons = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`.replace(/\s+/g, ' '));
+    throw new ConfigError(`Invalid configuration: ${reasons.join('; ')}`);
   }
   const e = parsed.data;
   return {

@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, botNotFound } from '../../engine/errors.ts';
+import { PRINTABLE_ASCII } from '../../engine/schemas.ts';
 import { findNewestChatbot, findOwnedChatbot } from '../../engine/store/queries/chatbots.ts';
 import { describeError, isTokenRejected, plainApi } from './bot-api.ts';
 import type { TelegramAdapter } from './index.ts';
@@ -24,9 +25,13 @@ const Health = z.object({
   pendingUpdates: z.number().nullable(),
 });
 
-/** Body of `POST /api/verify-telegram` (spec 000 §7). `userId` is ignored: the owner is the session's. */
+/**
+ * Body of `POST /api/verify-telegram` (spec 000 §7). `userId` is ignored: the owner is the session's.
+ * The token is printable ASCII (issue 24 §7): it goes into the Bot API's URL, and a character
+ * outside it is no token @BotFather issues.
+ */
 export const VerifyTelegramBody = z.object({
-  telegramToken: z.string().max(200).default(''),
+  telegramToken: z.string().max(200).regex(PRINTABLE_ASCII, TELEGRAM_ERRORS.badTokenFormat).default(''),
   telegramUsername: z.string().max(100).default(''),
   userId: z.string().optional(),
   chatbotId: z.string().max(100).optional(),

@@ -4,12 +4,16 @@
  * (compared in constant time); anything else is refused with 401 and stored nowhere. A valid
  * update is stored in the durable inbox and only then acknowledged with 200, so Telegram
  * redelivers whatever a crash kept from being stored; a redelivered `update_id` is stored once.
+ *
+ * A bot that exists but is not connected in this process (paused, its token removed, held by
+ * another process) answers 503, so Telegram retries; an id that is no bot answers 404 (issue 24 §7).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Update } from 'grammy/types';
 import { z } from 'zod';
 import type { TelegramAdapter } from './index.ts';
+import { telegramCredentials } from './queries.ts';
 import { chatIdOf } from './updates.ts';
 
 /** The part of an Update the route checks; the rest is stored as it came (Bot API `Update`). */
@@ -31,6 +35,9 @@ export function telegramWebhookSecret(
   return secrets.derive('telegram-webhook', `${chatbotId}:${telegramBotId}`);
 }
 
+/** Chatbot ids are `gen_random_uuid()` texts; anything longer or with a NUL is no bot, unqueried. */
+const MAX_ID_LENGTH = 100;
+
 /** Constant-time string comparison (a length mismatch is a plain false). */
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -51,9 +58,17 @@ export function webhookRoutes(adapter: () => TelegramAdapter): FastifyPluginAsyn
         const telegram = adapter();
         const { chatbotId } = req.params;
         const conn = telegram.connection(chatbotId);
-        // Not connected here (paused, removed): Telegram retries later; the supervisor has
-        // deleted the webhook or will set it again.
-        if (!conn) return reply.code(503).send({ error: 'bot not connected' });
+        if (!conn) {
+          // Issue 24 §7: an id that is no bot is 404; a bot not connected here (paused, removed,
+          // another process's) is 503 so Telegram retries later, while the supervisor deletes the
+          // webhook or sets it again.
+          const known =
+            chatbotId.length <= MAX_ID_LENGTH &&
+            !chatbotId.includes('\0') &&
+            (await telegramCredentials(telegram.context().db, chatbotId)) !== undefined;
+          if (!known) return reply.code(404).send({ error: 'no such bot' });
+          return reply.code(503).send({ error: 'bot not connected' });
+        }
         const header = req.headers[SECRET_HEADER];
         if (typeof header !== 'string' || !same(header, telegram.webhookSecret(chatbotId, conn.botId)))
           return reply.code(401).send({ error: 'bad secret token' });

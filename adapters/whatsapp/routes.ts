@@ -25,13 +25,19 @@ import {
   WhatsAppConfigResponse,
 } from './api.ts';
 import { describeGraphError, GraphError } from './cloud/graph.ts';
-import { metaRoutes } from './cloud/meta-routes.ts';
+import { MetaAccessToken, metaRoutes } from './cloud/meta-routes.ts';
 import type { WhatsAppAdapter } from './contract.ts';
 import { connectionOf, removeConnection, setCloudConnection, startLinking } from './queries.ts';
 import { fillText, WHATSAPP_ERRORS } from './texts.ts';
 
 /** Graph ids are digits. */
 const GRAPH_ID = /^\d{1,40}$/;
+
+/**
+ * `POST /api/connect-whatsapp-cloud`'s body as the route validates it: the contract's, with the
+ * access token limited to printable ASCII (it becomes an HTTP header to Meta; issue 24 §7).
+ */
+const ConnectCloudRequest = ConnectCloudBody.extend({ accessToken: MetaAccessToken.default('') });
 
 export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyncZod {
   return async (app) => {
@@ -261,7 +267,7 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
             'webhooks when the instance has no META_APP_SECRET. 400 for missing or refused data, 409 when the ' +
             'number is another bot’s, 502 when Meta cannot be reached.',
           tags: ['whatsapp'],
-          body: ConnectCloudBody,
+          body: ConnectCloudRequest,
           response: {
             200: WhatsAppConfigResponse,
             400: ErrorBody,

@@ -1,7 +1,12 @@
 /**
  * Reading a multipart/form-data request that carries at most one file (an upload, a recording):
  * its text fields and the file's bytes, name and type, with the size limit turned into the
- * product's 413 instead of @fastify/multipart's generic error. One reader for every such route.
+ * product's 413 instead of @fastify/multipart's generic error. One reader for every such route
+ * (files, test-chat and widget voice notes, audio effects, broadcasts, the owner's voice replies).
+ *
+ * Issue 24 §7: a malformed or truncated form (no boundary, a part cut short, a bad part header,
+ * the connection closed mid-body: busboy's and @fastify/multipart's errors) is the client's
+ * fault and answers 400 with {@link MALFORMED_FORM}, never a 500.
  */
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
@@ -13,31 +18,90 @@ export interface SingleFileForm {
   file?: { name: string; data: Buffer; mime: string | null };
 }
 
+/** 400: the form could not be read (busboy's "Unexpected end of form", "Malformed part header", …). */
+export const MALFORMED_FORM =
+  'El formulario está incompleto o mal formado. Envíalo de nuevo como multipart/form-data.';
+/** 400: a second file in a form that takes one (@fastify/multipart `FST_FILES_LIMIT`). */
+export const ONE_FILE_ONLY = 'Envía un solo archivo.';
+/** 413: more text fields or parts than the form takes (`FST_FIELDS_LIMIT`, `FST_PARTS_LIMIT`). */
+export const TOO_MANY_FIELDS = 'El formulario tiene demasiados campos.';
+
+/**
+ * The 4xx an error met while reading the form means. Every error here comes from the request's
+ * bytes or its connection (busboy, @fastify/multipart's limits, a client that went away), so none
+ * is a server failure: a file over the size limit is 413 (`tooLarge`), too many fields 413, a
+ * second file 400, anything else 400 {@link MALFORMED_FORM}.
+ */
+function formError(err: unknown, fileName: string | undefined, tooLarge: (name: string) => string): AppError {
+  if (err instanceof AppError) return err;
+  switch ((err as { code?: unknown } | null)?.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', tooLarge(fileName ?? ''));
+    case 'FST_FILES_LIMIT':
+      return new AppError('BAD_REQUEST', ONE_FILE_ONLY);
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new AppError('PAYLOAD_TOO_LARGE', TOO_MANY_FIELDS);
+    default:
+      return new AppError('BAD_REQUEST', MALFORMED_FORM);
+  }
+}
+
 /**
  * Reads the form.
  * @param maxBytes the largest file taken, bytes.
  * @param tooLarge the 413 text for a file over it (given the file's name).
  * @param notMultipart the 400 text when the request is not multipart/form-data.
- * @throws AppError BAD_REQUEST (`notMultipart`), PAYLOAD_TOO_LARGE (`tooLarge(name)`).
+ * @param maxFields text fields taken (default 10).
+ * @param beforeFile runs with the text fields read so far when the file begins (or at the end when
+ *   no file came), before any of the file's bytes are read: a route checks there who may send it,
+ *   so a refused client costs no upload (issue 24 §2). What it throws is thrown as is.
+ * @throws AppError BAD_REQUEST (`notMultipart`; {@link MALFORMED_FORM} for a malformed or truncated
+ *   form; {@link ONE_FILE_ONLY} for a second file), PAYLOAD_TOO_LARGE (`tooLarge(name)`;
+ *   {@link TOO_MANY_FIELDS}).
  */
 export async function readSingleFileForm(
   req: FastifyRequest,
-  options: { maxBytes: number; tooLarge: (name: string) => string; notMultipart: string; maxFields?: number },
+  options: {
+    maxBytes: number;
+    tooLarge: (name: string) => string;
+    notMultipart: string;
+    maxFields?: number;
+    beforeFile?: (fields: Record<string, string>) => Promise<void>;
+  },
 ): Promise<SingleFileForm> {
   if (!req.isMultipart()) throw new AppError('BAD_REQUEST', options.notMultipart);
   const form: SingleFileForm = { fields: {} };
-  for await (const part of req.parts({
-    limits: { fileSize: options.maxBytes, files: 1, fields: options.maxFields ?? 10 },
-  })) {
-    if (part.type === 'file') {
-      try {
+  let fileName: string | undefined;
+  let checked = false;
+  const check = async () => {
+    if (checked || !options.beforeFile) return;
+    checked = true;
+    try {
+      await options.beforeFile({ ...form.fields });
+    } catch (err) {
+      throw new Refused(err);
+    }
+  };
+  try {
+    for await (const part of req.parts({
+      limits: { fileSize: options.maxBytes, files: 1, fields: options.maxFields ?? 10 },
+    })) {
+      if (part.type === 'file') {
+        fileName = part.filename;
+        await check();
         form.file = { name: part.filename, data: await part.toBuffer(), mime: part.mimetype || null };
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError('PAYLOAD_TOO_LARGE', options.tooLarge(part.filename));
-        throw err;
-      }
-    } else form.fields[part.fieldname] = String(part.value ?? '');
+      } else form.fields[part.fieldname] = String(part.value ?? '');
+    }
+    await check();
+  } catch (err) {
+    if (err instanceof Refused) throw err.reason;
+    throw formError(err, fileName, options.tooLarge);
   }
   return form;
+}
+
+/** What `beforeFile` threw, carried past the form's own error mapping unchanged. */
+class Refused {
+  constructor(readonly reason: unknown) {}
 }

@@ -35,5 +35,7 @@ export const BILLING_ERRORS = {
     'Para más de 21 días te recomendamos el plan mensual: 35 días por 19,99€ (5 días gratis cada mes).',
   /** Stripe signature check failed. */
   badSignature: 'Firma de Stripe no válida.',
+  /** A signed event whose object Charla cannot read (issue 24 §7). */
+  badEvent: 'Evento de Stripe no válido.',
   webhookOff: 'El webhook de Stripe no está configurado (STRIPE_WEBHOOK_SECRET).',
 } as const;

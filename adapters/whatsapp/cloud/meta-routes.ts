@@ -2,30 +2,48 @@
  * The business discovery of the Facebook login flow (spec 000 §4/§7; issue 13), one step per call so
  * the dashboard shows each state: `POST /api/meta/businesses` (the first business of the login) and
  * `POST /api/meta/whatsapp-accounts` (that business's first WhatsApp Business Account and number).
- * Owner routes; 400 when the server has no META_APP_ID; Meta's errors answer 502 with their reason.
+ * Owner routes; 400 when the server has no META_APP_ID or Meta refuses the token (a Graph 4xx), 502
+ * when Meta cannot be reached or fails, each with Meta's reason.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../engine/errors.ts';
+import { PRINTABLE_ASCII } from '../../../engine/schemas.ts';
 import { ErrorBody } from '../api.ts';
 import type { WhatsAppAdapter } from '../contract.ts';
 import { fillText, WHATSAPP_ERRORS } from '../texts.ts';
-import { describeGraphError } from './graph.ts';
+import { describeGraphError, isPermanentGraph } from './graph.ts';
 
 /** Graph ids are digits. */
 const GRAPH_ID = /^\d{1,40}$/;
 
+/**
+ * A Meta access token as the forms take it (issue 24 §7): at most 1,024 characters of printable
+ * ASCII (Meta's tokens are letters and digits; spaces around it are trimmed later). It goes to the
+ * Graph API in an `Authorization: Bearer` header, where a character outside Latin-1 (or a NUL, a
+ * line break) makes `fetch` throw before anything is sent: refused here with a 400, not a 502.
+ */
+export const MetaAccessToken = z
+  .string()
+  .max(1024)
+  .regex(
+    PRINTABLE_ASCII,
+    'el token de acceso solo puede tener letras, números y signos ASCII (cópialo de nuevo desde Meta)',
+  );
+
 export function metaRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyncZod {
   return async (app) => {
-    const metaToken = z.object({ accessToken: z.string().min(1).max(1024) });
+    const metaToken = z.object({ accessToken: MetaAccessToken.min(1) });
     const needMeta = () => {
       if (!adapter().settings().META_APP_ID)
         throw new AppError('BAD_REQUEST', WHATSAPP_ERRORS.metaNotConfigured);
     };
+    // Meta refusing the owner's token or a permission (a 4xx other than its rate limits) is the
+    // request's fault: 400 with Meta's reason (issue 24 §7); Meta down or busy is 502.
     const metaFailure = (err: unknown): never => {
       if (err instanceof AppError) throw err;
       throw new AppError(
-        'UPSTREAM',
+        isPermanentGraph(err) ? 'BAD_REQUEST' : 'UPSTREAM',
         fillText(WHATSAPP_ERRORS.metaUnexpected, { reason: describeGraphError(err) }),
       );
     };
@@ -39,7 +57,8 @@ export function metaRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyncZo
           description:
             'Spec 000 §4/§7, step "fetching_businesses" of the Meta connection: `GET /me/businesses` with the ' +
             'token of the owner’s Facebook login; the first entry is used. 404 when the account manages no ' +
-            'business, 400 when the server has no META_APP_ID, 502 for Meta’s errors.',
+            'business, 400 when the server has no META_APP_ID or Meta refuses the token, 502 when Meta cannot be ' +
+            'reached or fails.',
           tags: ['whatsapp'],
           body: metaToken,
           response: {
