@@ -7,24 +7,63 @@ import { type Migration, type MigrationResult, Migrator } from 'kysely/migration
 import { migrations } from '../../migrations/index.ts';
 import type { Database } from './database.ts';
 
+/** A migration table and the migrations that should be recorded in it. */
+interface MigrationSet {
+  table: string;
+  names: string[];
+}
+
 /**
- * One-query fast path for the common start: the newest applied migration is the newest known one.
- * Any doubt (no table yet, another schema) falls through to the Migrator.
+ * One-query fast path for the common start (issue 25: startup does only what answering needs):
+ * every migration table, Charla's and each plugin's, holds exactly its known migrations, newest
+ * included. Any doubt (a table missing, another schema, an unknown name) falls through to the
+ * Migrators, which do the real work.
  */
-async function isUpToDate(db: Kysely<Database>, schema?: string): Promise<boolean> {
-  const names = Object.keys(migrations).sort();
-  const latest = names.at(-1);
-  if (!latest) return true;
+async function allUpToDate(db: Kysely<Database>, sets: MigrationSet[], schema?: string): Promise<boolean> {
+  const wanted = sets.filter((set) => set.names.length > 0);
+  if (wanted.length === 0) return true;
   try {
-    const table = schema ? `"${schema}".kysely_migration` : 'kysely_migration';
-    const { rows } = await sql<{
-      n: number;
-      newest: string | null;
-    }>`select count(*)::int as n, max(name) as newest from ${sql.raw(table)}`.execute(db);
-    return rows[0]?.newest === latest && rows[0]?.n === names.length;
+    const parts = wanted.map(
+      (set, i) =>
+        sql`select ${i}::int as i, count(*)::int as n, max(name) as newest from ${sql.raw(
+          schema ? `"${schema}"."${set.table}"` : `"${set.table}"`,
+        )}`,
+    );
+    const { rows } = await sql<{ i: number; n: number; newest: string | null }>`${sql.join(
+      parts,
+      sql` union all `,
+    )}`.execute(db);
+    return wanted.every((set, i) => {
+      const row = rows.find((r) => Number(r.i) === i);
+      const names = [...set.names].sort();
+      return row?.newest === names.at(-1) && Number(row?.n) === names.length;
+    });
   } catch {
     return false;
   }
+}
+
+async function isUpToDate(db: Kysely<Database>, schema?: string): Promise<boolean> {
+  return allUpToDate(db, [{ table: 'kysely_migration', names: Object.keys(migrations) }], schema);
+}
+
+/**
+ * True when Charla's migrations (unless `core` is false) and every plugin's are all applied, in one
+ * query: what a start on an existing database checks before doing anything else.
+ */
+export async function migrationsCurrent(
+  db: Kysely<Database>,
+  plugins: ReadonlyArray<PluginMigrations>,
+  options: { core?: boolean; schema?: string | undefined } = {},
+): Promise<boolean> {
+  return allUpToDate(
+    db,
+    [
+      ...(options.core === false ? [] : [{ table: 'kysely_migration', names: Object.keys(migrations) }]),
+      ...plugins.map((p) => ({ table: pluginMigrationTable(p.id), names: Object.keys(p.migrations) })),
+    ],
+    options.schema,
+  );
 }
 
 /** Result of {@link migrateToLatest}: the migrations applied now (empty when up to date). */
