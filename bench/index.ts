@@ -21,7 +21,8 @@
  * message to the owner's live screen), the broadcasts (bench/broadcasts.ts: messages/s to 600 Telegram
  * followers, lost and duplicated), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
  * 100 numbers, memory per linked-device session). `BENCH_ONLY=telegram` (or `whatsapp`, `dashboard`,
- * `web`, `jobs`, `reservations`, `conversations`, `broadcasts`, `site`) runs one section alone.
+ * `web`, `jobs`, `reservations`, `conversations`, `broadcasts`, `site`) runs one section alone;
+ * `BENCH_ONLY=engine` runs the engine's two loads and the cold start only.
  *
  * Goals (on Postgres, on a 2-core machine): ≥ 1,000 messages/s and ≥ 40% of the floor's
  * throughput; p99 < 25 ms at 500 messages/s; cold start < 1.5 s. The bench prints the figures
@@ -305,6 +306,11 @@ async function main(): Promise<number> {
   } catch (err) {
     failed = true;
     process.stdout.write(`\nCold start: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+  if (process.env.BENCH_ONLY === 'engine') {
+    if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
+    await stopAll();
+    return failed ? 1 : 0;
   }
 
   try {

@@ -30,5 +30,7 @@ export function charlaEnv(dataDir: string, llmBaseURL: string): NodeJS.ProcessEn
     OPENAI_API_KEY: 'x',
     LOG_LEVEL: 'warn',
     PUBLIC_URL: '',
+    // Issue 24 §2: the benchmark measures throughput, not the per-visitor limits.
+    CHARLA_RATE_LIMITS: 'off',
   };
 }

@@ -20,6 +20,8 @@ import { requireOwner } from '../engine/http/auth.ts';
 import { buildServer } from '../engine/http/server.ts';
 import { JobQueue } from '../engine/jobs/index.ts';
 import type { Logger } from '../engine/logger.ts';
+import { removeStaleWorkDirs } from '../engine/media.ts';
+import { limitSettings, RateLimiter } from '../engine/rate-limits.ts';
 import {
   type ChannelAdapter,
   type ChannelContext,
@@ -32,7 +34,7 @@ import {
 import { resolveSecret, SecretBox } from '../engine/secrets.ts';
 import { LocalStorage, type Storage } from '../engine/storage/index.ts';
 import { openStore, type Store } from '../engine/store/connect.ts';
-import { migratePlugins, migrateToLatest } from '../engine/store/migrate.ts';
+import { migratePlugins, migrateToLatest, migrationsCurrent } from '../engine/store/migrate.ts';
 import { MESSAGES_CHANNEL } from '../engine/store/queries/messages.ts';
 import { plugins as registeredPlugins } from '../plugins/index.ts';
 
@@ -110,19 +112,30 @@ export interface CreateAppOptions {
 export async function createApp(config: CharlaConfig, options: CreateAppOptions): Promise<CharlaApp> {
   const log = options.log;
   const store =
-    options.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    options.store ??
+    (await openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      log: log.child({ component: 'store' }),
+    }));
   const channelAdapters = options.adapters ?? adapterFactories.map((create) => create());
   const registry = new Registry(channelAdapters, options.plugins ?? registeredPlugins, log);
-  const ownMigrations = (
-    options.skipMigrations
-      ? Promise.resolve({ applied: [] as string[] })
-      : migrateToLatest(store.db, undefined, store.schema)
-  ).then(async ({ applied }) => ({
-    applied: [
-      ...applied,
-      ...(await migratePlugins(store.db, registry.migrations(), undefined, store.schema)).applied,
-    ],
-  }));
+  // One query tells an up-to-date database (the usual start); otherwise Charla's migrations, then
+  // each plugin's.
+  const ownMigrations = (async () => {
+    if (
+      await migrationsCurrent(store.db, registry.migrations(), {
+        core: !options.skipMigrations,
+        schema: store.schema,
+      })
+    )
+      return { applied: [] as string[] };
+    const core = options.skipMigrations
+      ? { applied: [] as string[] }
+      : await migrateToLatest(store.db, undefined, store.schema);
+    const own = await migratePlugins(store.db, registry.migrations(), undefined, store.schema);
+    return { applied: [...core.applied, ...own.applied] };
+  })();
   ownMigrations.catch(() => {}); // awaited through `migrated`
   try {
     const storage = new LocalStorage(join(config.dataDir, 'storage', 'chatbot-files'));
@@ -194,6 +207,8 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
     });
     // Created before the registry's setup so plugins' handlers are registered; started with the channels.
     const jobs = new JobQueue({ store, log: log.child({ component: 'jobs' }) });
+    // Issue 24 §2: every limit in the database, so all processes count together.
+    const limits = new RateLimiter(store.db, limitSettings(options.env ?? process.env), options.now);
     const runtime: RuntimeContext = {
       db: store.db,
       log,
@@ -214,6 +229,8 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
             complete: (messages, opts) => llm.complete(messages, opts?.signal ? { signal: opts.signal } : {}),
           }
         : null,
+      limits,
+      bots: { get: (chatbotId) => engine.cache.get(chatbotId) },
     };
     const filePath = (fileUrl: string) => (/^https?:\/\//.test(fileUrl) ? null : storage.pathOf(fileUrl));
     await registry.setup(
@@ -222,14 +239,18 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         log: log.child({ plugin: plugin.id }),
         send: (target, message, sendOptions) => outbox.send(target, message, sendOptions),
         capabilities: (channel) => registry.adapters.get(channel)?.capabilities ?? null,
-        onMessages: (listener) =>
-          store.listen(MESSAGES_CHANNEL, (payload) => {
-            try {
-              listener(JSON.parse(payload) as MessagesEvent);
-            } catch (err) {
-              log.warn({ err, plugin: plugin.id }, 'a plugin’s message listener failed');
-            }
-          }),
+        onMessages: (listener, listenOptions) =>
+          store.listen(
+            MESSAGES_CHANNEL,
+            (payload) => {
+              try {
+                listener(JSON.parse(payload) as MessagesEvent);
+              } catch (err) {
+                log.warn({ err, plugin: plugin.id }, 'a plugin’s message listener failed');
+              }
+            },
+            listenOptions,
+          ),
         filePath,
       }),
     );
@@ -270,6 +291,10 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       async startChannels() {
         await migrated;
         channelsStarted = true;
+        // Conversion folders a killed process left in the temporary directory (issue 24 §8).
+        void removeStaleWorkDirs().then(
+          (n) => n > 0 && log.info({ folders: n }, 'removed stale media conversion folders'),
+        );
         inbox.startPruning();
         inbox.startRecovery();
         await supervisor.start();
@@ -288,11 +313,13 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           storage,
           auth,
           googleSignIn: Boolean(config.google),
-          listen: (channel, onPayload) => store.listen(channel, onPayload),
-          signInLimiter: new SignInLimiter(store.db),
+          listen: (channel, onPayload, listenOptions) => store.listen(channel, onPayload, listenOptions),
+          signInLimiter: new SignInLimiter(limits),
+          limits,
           registry,
           log,
           baseUrl: () => baseUrl,
+          publicUrl: config.publicUrl,
           version: VERSION,
           trustProxy: config.trustProxy,
           dashboardDir: fileURLToPath(new URL('../dist/dashboard', import.meta.url)),

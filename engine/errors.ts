@@ -8,6 +8,8 @@
 export type ErrorCode =
   | 'BAD_REQUEST'
   | 'UNAUTHORIZED'
+  /** The request is understood and refused (a bot whose service is off, a cross-site request). */
+  | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
@@ -21,6 +23,7 @@ export type ErrorCode =
 const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -42,6 +45,11 @@ export class AppError extends Error {
     this.status = STATUS[code];
   }
 }
+
+/** Spec 000 §8 generic server failure (also the 503 while the database cannot be reached). */
+export const SERVER_ERROR = 'Error en el servidor. Por favor, inténtalo más tarde.';
+/** A request whose data the server cannot take (the start of the validation error's text). */
+export const INVALID_DATA = 'Datos no válidos.';
 
 /** Spec 000 §8 (test chat, 404): the bot does not exist. */
 export const BOT_NOT_FOUND = 'No existe configuración para tu bot. ¡Configúralo y vuelve a intentarlo!';

@@ -5,7 +5,7 @@
  * when set, else the system's `ffmpeg`, else the binary of @ffmpeg-installer/ffmpeg.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,32 @@ export function ffmpegPath(): string {
   return binary;
 }
 
+/** The prefix of a conversion's work folder in the system's temporary directory. */
+const WORK_DIR_PREFIX = 'charla-media-';
+
+/**
+ * Removes conversion work folders a killed process left behind (issue 24 §8). A conversion takes
+ * at most 30 s (VIDEO_TIMEOUT_MS), so a folder older than 10 minutes belongs to no running
+ * conversion of this or any other Charla process on the machine.
+ * @returns how many folders were removed; errors (another process removing the same) are ignored.
+ */
+export async function removeStaleWorkDirs(now = Date.now(), dir = tmpdir()): Promise<number> {
+  let removed = 0;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(WORK_DIR_PREFIX)) continue;
+    const path = join(dir, name);
+    try {
+      if (now - (await stat(path)).mtimeMs < 10 * 60_000) continue;
+      await rm(path, { recursive: true, force: true });
+      removed++;
+    } catch {
+      // gone already
+    }
+  }
+  return removed;
+}
+
 /** What a conversion produced. */
 export interface Converted {
   data: Buffer;
@@ -53,7 +79,7 @@ async function run(
   build: (cmd: ffmpeg.FfmpegCommand) => ffmpeg.FfmpegCommand,
   timeoutMs: number,
 ): Promise<{ data: Buffer; codecData: { duration?: string; video_details?: string[] } }> {
-  const dir = await mkdtemp(join(tmpdir(), 'charla-media-'));
+  const dir = await mkdtemp(join(tmpdir(), WORK_DIR_PREFIX));
   try {
     const src = join(dir, `in.${inExt}`);
     const dst = join(dir, `out.${outExt}`);

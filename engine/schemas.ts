@@ -253,3 +253,10 @@ export const ContenedorEmpatico = z.object({
   archivos: ArchivosBlock,
 });
 export type ContenedorEmpatico = z.infer<typeof ContenedorEmpatico>;
+
+/**
+ * Printable ASCII and tabs only (issue 24 §7): what a credential pasted into a form may hold when it
+ * goes into an HTTP header or URL (a Bot API token, a Graph API access token). A character outside
+ * it (non-Latin-1, a NUL, a line break) would make `fetch` throw before anything is sent.
+ */
+export const PRINTABLE_ASCII = /^[\t\x20-\x7e]*$/;

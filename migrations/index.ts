@@ -12,6 +12,9 @@ import * as ialandingSlugRedirects from './202611230100_ialanding_slug_redirects
 import * as widgetSeen from './202611231200_widget_seen.ts';
 import * as outgoingMessages from './202611231300_outgoing_messages.ts';
 import * as whatsapp from './202611241000_whatsapp.ts';
+import * as rateLimits from './202611251200_rate_limits.ts';
+import * as turnKeyPerFollower from './202611251300_turn_key_per_follower.ts';
+import * as hashedSessionTokens from './202611251400_hashed_session_tokens.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
@@ -23,4 +26,7 @@ export const migrations: Record<string, Migration> = {
   '202611231200_widget_seen': widgetSeen,
   '202611231300_outgoing_messages': outgoingMessages,
   '202611241000_whatsapp': whatsapp,
+  '202611251200_rate_limits': rateLimits,
+  '202611251300_turn_key_per_follower': turnKeyPerFollower,
+  '202611251400_hashed_session_tokens': hashedSessionTokens,
 };

@@ -6,10 +6,10 @@
  * still add days.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../engine/rate-limits.ts';
 import type { BillingStatus } from '../plugins/billing/api.ts';
 import { createCoupon } from '../plugins/billing/coupons.ts';
 import { billingDb } from '../plugins/billing/queries.ts';
-import { COUPON_RATE_LIMITS } from '../plugins/billing/routes.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
 
@@ -139,9 +139,9 @@ describe.each(DIALECTS)('coupons on %s (a server without Stripe)', (kind) => {
     expect((await status(owner.token)).daysRemaining).toBe(5);
   });
 
-  it(`limits one owner to ${COUPON_RATE_LIMITS.perOwner} attempts per 10 minutes`, async () => {
+  it(`limits one owner to ${LIMITS.couponOwner.max} attempts per 10 minutes`, async () => {
     const owner = await app.owner('adivino@example.com');
-    for (let i = 0; i < COUPON_RATE_LIMITS.perOwner; i++)
+    for (let i = 0; i < LIMITS.couponOwner.max; i++)
       expect((await redeem(owner.token, `PRUEBA${i}`)).statusCode).toBe(404);
     const limited = await redeem(owner.token, 'PRUEBA-OTRA');
     expect(limited.statusCode).toBe(429);

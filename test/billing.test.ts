@@ -10,6 +10,7 @@
  * - the issue's story: a new owner whose trial ended pays for 7 days, sees 7 days, and their paused
  *   Telegram bot answers again.
  */
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingStatus } from '../plugins/billing/api.ts';
 import { billingDb } from '../plugins/billing/queries.ts';
@@ -251,6 +252,22 @@ describe.each(DIALECTS)('billing on %s', (kind) => {
       payload: JSON.stringify(event),
     });
     expect(unsigned.statusCode).toBe(400);
+    // Issue 24 §8: a signature dated more than 5 minutes ahead is refused (the SDK only checks the past).
+    const body = JSON.stringify(event);
+    const ahead = await (await http()).inject({
+      method: 'POST',
+      url: '/api/stripe/webhook',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+          payload: body,
+          secret: stripe.webhookSecret,
+          timestamp: Math.floor(Date.now() / 1000) + 600,
+        }),
+      },
+      payload: body,
+    });
+    expect(ahead.statusCode).toBe(400);
     expect([await count('billing_events'), await count('billing_grants')]).toEqual([events, grants]);
     expect((await status(owner.token)).daysRemaining).toBe(2);
 

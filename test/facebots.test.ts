@@ -5,7 +5,8 @@
  * and bot, a hidden bot cannot be liked, and 100 likes from one address are cut at the limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DirectoryAnswer, LIKES_PER_ADDRESS_PER_MINUTE, PAGE_SIZE } from '../plugins/facebots/api.ts';
+import { LIMITS } from '../engine/rate-limits.ts';
+import { type DirectoryAnswer, PAGE_SIZE } from '../plugins/facebots/api.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
 
@@ -144,11 +145,11 @@ describe.each(DIALECTS)('the Facebots directory on %s', (kind) => {
     const codes: number[] = [];
     for (let i = 0; i < 100; i++)
       codes.push((await likeOf(gamma, `script-visitor-${i}`, '10.9.8.7')).statusCode);
-    expect(codes.filter((c) => c === 200)).toHaveLength(LIKES_PER_ADDRESS_PER_MINUTE);
-    expect(codes.filter((c) => c === 429)).toHaveLength(100 - LIKES_PER_ADDRESS_PER_MINUTE);
+    expect(codes.filter((c) => c === 200)).toHaveLength(LIMITS.likeAddress.max);
+    expect(codes.filter((c) => c === 429)).toHaveLength(100 - LIMITS.likeAddress.max);
     const gammaNow = (await list(`?category=${encodeURIComponent('Tienda o Comercio')}`)).bots.find(
       (b) => b.id === gamma,
     )!;
-    expect(gammaNow.likes_count).toBe(10 + LIKES_PER_ADDRESS_PER_MINUTE);
+    expect(gammaNow.likes_count).toBe(10 + LIMITS.likeAddress.max);
   });
 });

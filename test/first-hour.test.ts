@@ -152,11 +152,12 @@ describe.each(DIALECTS)('first-hour API answers on %s', (kind) => {
     expect(edit.statusCode).toBe(200);
     expect(edit.json().keyword).toBe('taza,grande,pequeña');
     expect(edit.json().keyword).not.toContain('tazagrande');
-    // The follower who writes one of the words gets the file.
+    // Writing one of the words in the test chat gets the file.
     const turn = await http.inject({
       method: 'POST',
       url: `/api/chatbot-message/${botId}`,
-      payload: { userMessage: 'pequeña' },
+      headers: auth(),
+      payload: { userMessage: 'pequeña', channel: 'test' },
     });
     expect(turn.json().attachment).toMatchObject({ name: 'taza.pdf' });
   });

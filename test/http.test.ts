@@ -7,9 +7,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatMessageReply } from '../adapters/web/contract.ts';
 import { DEMO_FILES } from '../cli/seed.ts';
 import { FILE_MESSAGES } from '../engine/files.ts';
-import { ChatMessageReply } from '../engine/http/routes/chat.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
@@ -55,8 +55,14 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
       payload: body,
     });
   };
+  /** A turn in the owner's test chat (the bot-id route's `test` channel needs the owner, issue 24 §2). */
   const send = (payload: Record<string, unknown>, query = '') =>
-    http.inject({ method: 'POST', url: `/api/chatbot-message/${botId}${query}`, payload });
+    http.inject({
+      method: 'POST',
+      url: `/api/chatbot-message/${botId}${query}`,
+      headers: auth(),
+      payload: { channel: 'test', ...payload },
+    });
 
   beforeAll(async () => {
     llm = await startFakeOpenAi({
@@ -321,7 +327,7 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
       .selectAll()
       .where('external_id', '=', 'v-fail')
       .executeTakeFirst();
-    expect(follower).toMatchObject({ channel: 'web' });
+    expect(follower).toMatchObject({ channel: 'test' });
   });
 
   it('edits keywords (normalised, both required) and deletes a file with its bytes', async () => {
@@ -412,8 +418,14 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
         headers: auth(),
       });
       expect(asOwner.statusCode).toBe(200);
-      // The chat itself stays public (spec 000 §7).
+      // Issue 24 §2: a private bot answers by id only its owner; a stranger learns nothing of it.
       expect((await send({ userMessage: 'hola' })).statusCode).toBe(200);
+      const stranger = await http.inject({
+        method: 'POST',
+        url: `/api/chatbot-message/${botId}`,
+        payload: { userMessage: 'hola', channel: 'web', visitorId: 'extraño' },
+      });
+      expect(stranger.statusCode).toBe(404);
     } finally {
       await http.inject({
         method: 'POST',

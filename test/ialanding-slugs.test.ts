@@ -5,7 +5,8 @@
  * - a landing a database already had under the old rule (`ialanding-cer-mica-ana`) is renamed by
  *   the migration's data step, and the old address answers 301 to the new one while the API
  *   finds the landing by either slug;
- * - a live slug wins over another landing's old one.
+ * - a renamed landing's old slug stays its own: another business with that name gets `-2`
+ *   (issue 24 §8), so links shared before the rename never reach a newcomer.
  */
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,7 +95,7 @@ describe.each(DIALECTS)('IALanding slugs on %s', (kind) => {
     }
   });
 
-  it('a renamed business keeps its old address, until another business takes that name', async () => {
+  it('a renamed business keeps its old address, even when another business takes that name', async () => {
     const sol = await landingOf('sol@example.com', 'Sol');
     expect(sol.slug).toBe('ialanding-sol');
     await http.inject({
@@ -126,9 +127,16 @@ describe.each(DIALECTS)('IALanding slugs on %s', (kind) => {
     expect(old.headers.location).toBe('/ialanding/ialanding-luna');
 
     const other = await landingOf('otro-sol@example.com', 'Sol');
-    expect(other.slug).toBe('ialanding-sol');
-    const live = await http.inject({ method: 'GET', url: '/api/ialanding/ialanding-sol' });
-    expect(live.json()).toMatchObject({ slug: 'ialanding-sol', business_name: 'Sol' });
+    expect(other.slug).toBe('ialanding-sol-2');
+    const still = await http.inject({
+      method: 'GET',
+      url: '/ialanding/ialanding-sol',
+      headers: { accept: 'text/html' },
+    });
+    expect(still.statusCode).toBe(301);
+    expect(still.headers.location).toBe('/ialanding/ialanding-luna');
+    const live = await http.inject({ method: 'GET', url: '/api/ialanding/ialanding-sol-2' });
+    expect(live.json()).toMatchObject({ slug: 'ialanding-sol-2', business_name: 'Sol' });
     const unknown = await http.inject({ method: 'GET', url: '/api/ialanding/ialanding-no-existe' });
     expect(unknown.statusCode).toBe(404);
   });

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
+import { enableWeb } from './helpers/owners.ts';
 import { type FakeOpenAi, type FakeReply, startFakeOpenAi } from './servers/openai.ts';
 
 /** Reads an SSE response, recording each event with the time it arrived. */
@@ -57,6 +58,8 @@ describe.each(DIALECTS)('LLM over the OpenAI wire format on %s', (kind) => {
       },
     });
     botId = save.json().id;
+    // Followers chat with it by id: its web service on (issue 24 §2).
+    await enableWeb(http.inject.bind(http), owner.token, botId);
     const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
     const { multipart } = await import('./helpers/multipart.ts');
     const { body, contentType } = await multipart(

@@ -12,6 +12,7 @@ import { seedDemo } from '../cli/seed.ts';
 import { addFile } from '../engine/files.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
+import { enableWeb } from './helpers/owners.ts';
 
 const asset = (name: string) => readFile(new URL(`../assets/demo/${name}`, import.meta.url));
 
@@ -38,7 +39,10 @@ describe.each(DIALECTS)('the offline responder on %s', (kind) => {
         payload: body,
       });
       expect(res.statusCode, res.body).toBe(200);
-      return res.json<{ id: string }>().id;
+      const id = res.json<{ id: string }>().id;
+      // Followers chat with it by id: its web service on (issue 24 §2).
+      await enableWeb(http.inject.bind(http), owner.token, id);
+      return id;
     };
     bakeryId = await save({
       business_name: 'Bristol Bakes',
@@ -63,6 +67,7 @@ describe.each(DIALECTS)('the offline responder on %s', (kind) => {
       },
     });
     shopId = res.json<{ id: string }>().id;
+    await enableWeb(http.inject.bind(http), other.token, shopId);
     const files = [
       { asset: 'local-el-pato-pepe.jpg', keyword: 'foto10', context: 'Foto del plato del día recién hecho.' },
       {

@@ -24,6 +24,7 @@ import type { StoredTurnMeta } from '../engine/store/database.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
+import { enableWeb } from './helpers/owners.ts';
 import { type FakeOpenAi, type FakeReply, type RecordedRequest, startFakeOpenAi } from './servers/openai.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
 
@@ -157,7 +158,10 @@ describe.each(DIALECTS)('the plugin runtime on %s', (kind) => {
       payload: { business_name: 'El Pato Pepe', business_description: 'Restaurante en Madrid.', ...extra },
     });
     expect(res.statusCode, res.body).toBe(200);
-    return (res.json() as { id: string }).id;
+    const id = (res.json() as { id: string }).id;
+    // Followers chat with it by id: its web service on (issue 24 §2).
+    await enableWeb((await target.http()).inject.bind(await target.http()), token, id);
+    return id;
   };
 
   beforeAll(async () => {

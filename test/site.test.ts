@@ -10,9 +10,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../cli/seed.ts';
+import { LIMITS } from '../engine/rate-limits.ts';
 import { CUSTOM_PLAN, MONTHLY_PLAN } from '../plugins/billing/plans.ts';
 import { ASSISTANT_ERROR } from '../plugins/site/assistant.ts';
-import { CHAT_PER_ADDRESS_PER_MINUTE } from '../plugins/site/chat-route.ts';
 import { directoryTexts } from '../plugins/site/content/directory.ts';
 import {
   CONTENT,
@@ -239,10 +239,10 @@ describe('the public site', () => {
     expect((await ask('   ')).statusCode).toBe(400);
   });
 
-  it(`limits one address to ${CHAT_PER_ADDRESS_PER_MINUTE} questions a minute with the spec’s text`, async () => {
+  it(`limits one address to ${LIMITS.siteChatAddress.max} questions a minute with the spec’s text`, async () => {
     const codes: number[] = [];
     let last = '';
-    for (let i = 0; i < CHAT_PER_ADDRESS_PER_MINUTE + 3; i++) {
+    for (let i = 0; i < LIMITS.siteChatAddress.max + 3; i++) {
       const res = await http.inject({
         method: 'POST',
         url: '/api/chat',
@@ -252,7 +252,7 @@ describe('the public site', () => {
       codes.push(res.statusCode);
       last = res.body;
     }
-    expect(codes.filter((c) => c === 200)).toHaveLength(CHAT_PER_ADDRESS_PER_MINUTE);
+    expect(codes.filter((c) => c === 200)).toHaveLength(LIMITS.siteChatAddress.max);
     expect(codes.at(-1)).toBe(429);
     expect(JSON.parse(last)).toEqual({ error: ASSISTANT_ERROR });
   });

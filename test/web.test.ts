@@ -12,10 +12,10 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEB_RATE_LIMITS } from '../adapters/web/routes.ts';
 import { UNAVAILABLE_TEXTS } from '../adapters/web/texts.ts';
 import { seedDemo } from '../cli/seed.ts';
 import { GREETINGS } from '../engine/conversation/texts.ts';
+import { LIMITS } from '../engine/rate-limits.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
 
@@ -127,9 +127,9 @@ describe.each(DIALECTS)('the web channel on %s', (kind) => {
 
   it('limits one visitor to its messages a minute without slowing the others', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i <= WEB_RATE_LIMITS.perVisitor; i++)
+    for (let i = 0; i <= LIMITS.turnVisitor.max; i++)
       statuses.push((await message(`hola ${i}`, 'visitante-rapido')).statusCode);
-    expect(statuses.slice(0, WEB_RATE_LIMITS.perVisitor).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(0, LIMITS.turnVisitor.max).every((s) => s === 200)).toBe(true);
     const limited = await message('otra vez', 'visitante-rapido');
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error).toBe(
@@ -138,10 +138,10 @@ describe.each(DIALECTS)('the web channel on %s', (kind) => {
     expect((await message('hola', 'visitante-tranquilo')).statusCode).toBe(200);
     // A new visitor id per message does not escape: one address gets at most a few visitors' worth.
     const rotating: number[] = [];
-    for (let i = 0; i < WEB_RATE_LIMITS.perAddress + 1; i++)
+    for (let i = 0; i < LIMITS.turnAddress.max + 1; i++)
       rotating.push((await message('hola', `rota-${i}`)).statusCode);
     expect(rotating).toContain(429);
-    expect(rotating.filter((s) => s === 200).length).toBeLessThan(WEB_RATE_LIMITS.perAddress);
+    expect(rotating.filter((s) => s === 200).length).toBeLessThan(LIMITS.turnAddress.max);
   });
 
   it('applies the web channel load rules, toggles the service and enters the IALanding', async () => {

@@ -9,9 +9,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
+import { AppError } from '../../engine/errors.ts';
+import { addressKey, admit } from '../../engine/rate-limits.ts';
 import type { ChannelContext } from '../../engine/registry/index.ts';
 import type { Database } from '../../engine/store/database.ts';
 import { botByKey, cors } from './shared.ts';
+import { TOO_MANY_TEXTS } from './texts.ts';
 
 /** How far back a widget that never asked before gets pushed messages, ms (48 h). */
 export const PUSHED_LOOKBACK_MS = 48 * 3_600_000;
@@ -45,8 +48,16 @@ export function pushedRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
     app.get(
       '/api/web/:key/pushed',
       {
-        config: { public: true, rateLimit: { max: 60, timeWindow: 60_000 } },
+        config: { public: true },
         onRequest: async (_req, reply) => cors(reply),
+        // Per key and address: open widgets of other sites behind the same address do not add up.
+        preHandler: async (req, reply) => {
+          const checks = [
+            { limit: 'pushedAddress' as const, key: `${req.params.key}:${addressKey(req.ip)}` },
+          ];
+          if (!(await admit(ctx().limits, reply, checks)))
+            throw new AppError('RATE_LIMITED', TOO_MANY_TEXTS.es);
+        },
         schema: {
           summary: 'Messages the business sent a web visitor (reminders, replies)',
           description:

@@ -1,11 +1,14 @@
 /**
  * The web channel's HTTP routes (issue 6; spec 001 §2, §4, §7, §8).
  *
+ * By bot id (bot-chat.ts): `GET /api/chatbot-config/:id`, `POST /api/chatbot-message/:id`,
+ * `POST /api/chatbot-voice/:id`, `GET /api/chatbot-files` (the test chat and `charla chat`).
+ *
  * Public, for any website (CORS `*`), addressed by the bot's web key (`charla_key`):
  * - `GET /api/web/:key/config`: what the widget shows (business name, greeting and texts in the
  *   bot's language) and whether the chat is available (web service on and the owner has days).
  * - `POST /api/web/:key/message`: one turn, the contract of `POST /api/chatbot-message/:id` (JSON or
- *   SSE). Rate-limited per key and per visitor.
+ *   SSE). Gated and rate-limited by gate.ts.
  * - `GET /api/web/:key/pushed`: messages sent to a visitor without them asking (reminders, replies).
  * - `GET /api/ialanding/:slug`: the public IALanding: business, greeting, availability and files.
  * - `GET /widget.js`, `GET /widget/*`: the embeddable widget's files (built into dist/widget).
@@ -14,21 +17,21 @@
  * Owner routes (session): `GET /api/charla-web` (the web channel load rules), `POST
  * /api/charla-web/toggle`, `POST /api/charla-web/key`, `POST /api/charla-web/ialanding`.
  */
-import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ChannelContext } from '../../engine/registry/index.ts';
+import { botChatRoutes } from './bot-chat.ts';
 import { webChatRoutes } from './chat.ts';
 import { ialandingRoutes } from './ialanding.ts';
 import { webOwnerRoutes } from './owner.ts';
 import { pushedRoutes } from './pushed.ts';
 import { widgetFileRoutes } from './widget-files.ts';
 
-export { WEB_RATE_LIMITS, WebMessageBody } from './chat.ts';
+export { WebMessageBody } from './chat.ts';
 
-/** All of the web channel's routes (the modules above), with the rate limiter they use. */
+/** All of the web channel's routes (the modules above). */
 export function webRoutes(ctx: () => ChannelContext): FastifyPluginAsync {
   return async (app) => {
-    await app.register(fastifyRateLimit, { global: false });
+    await app.register(botChatRoutes(ctx));
     await app.register(webChatRoutes(ctx));
     await app.register(pushedRoutes(ctx));
     await app.register(ialandingRoutes(ctx));

@@ -3,7 +3,6 @@
  * rule of availability (the web service switch and the owner's days, spec 001 §4).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import type { ChannelContext } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
@@ -11,7 +10,7 @@ import type { Chatbot } from '../../engine/store/database.ts';
 import { findChatbotByKey } from '../../engine/store/queries/chatbots.ts';
 import { UNAVAILABLE_TEXTS, WEB_ERRORS } from './texts.ts';
 
-export const ErrorBody = z.object({ error: z.string() });
+export { ErrorBody } from './contract.ts';
 
 /** Sets the CORS headers of the public web routes: any site may call them, without credentials. */
 export function cors(reply: FastifyReply): void {

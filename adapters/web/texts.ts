@@ -141,11 +141,24 @@ export const UNAVAILABLE_TEXTS: Record<LangCode, string> = {
   hi: '{business} की चैट अभी उपलब्ध नहीं है। कृपया बाद में फिर से कोशिश करें।',
 };
 
+/**
+ * The 429 of every route that runs a turn (issue 24 §2), in the bot's language: the visitor is asked
+ * to wait, not told which limit they met.
+ */
+export const TOO_MANY_TEXTS: Record<LangCode, string> = {
+  es: 'Demasiados mensajes seguidos. Espera un momento y vuelve a intentarlo.',
+  en: 'Too many messages in a row. Wait a moment and try again.',
+  fr: 'Trop de messages à la suite. Attendez un instant et réessayez.',
+  de: 'Zu viele Nachrichten hintereinander. Warte einen Moment und versuche es erneut.',
+  it: 'Troppi messaggi di seguito. Aspetta un momento e riprova.',
+  ru: 'Слишком много сообщений подряд. Подождите немного и попробуйте снова.',
+  hi: 'लगातार बहुत सारे संदेश। थोड़ी देर रुकें और फिर से कोशिश करें।',
+};
+
 /** Spec 001 §8 texts of the IALanding and the key lookup (Spanish, as the spec gives them). */
 export const WEB_ERRORS = {
   keyNotFound: 'No se encontró la configuración del bot para este IALanding.',
   landingNotFound: 'IALanding no encontrada',
   invalidUrl: 'URL no válida',
   missingChatbot: 'Error: No se encontró la configuración del chatbot.',
-  tooMany: 'Demasiados mensajes seguidos. Espera un momento y vuelve a intentarlo.',
 } as const;

@@ -27,24 +27,31 @@ export const WebVoiceFields = z.object({
 });
 
 /**
- * Reads the multipart upload: the fields and one recording.
+ * Reads the multipart upload: the fields and one recording. `gate` runs with the fields before the
+ * recording's bytes are read (the form sends them first), so a refused visitor costs no upload.
  * @throws AppError BAD_REQUEST without a visitor id or a recording; PAYLOAD_TOO_LARGE over 10 MB.
  */
 export async function readVoiceUpload(
   req: FastifyRequest,
+  gate?: (fields: z.infer<typeof WebVoiceFields>) => Promise<void>,
 ): Promise<{ fields: z.infer<typeof WebVoiceFields>; audio: Buffer; mime: string | null }> {
+  const parse = (raw: Record<string, string>) => {
+    const fields = WebVoiceFields.safeParse(raw);
+    if (!fields.success) throw new AppError('BAD_REQUEST', 'Falta el identificador del visitante.');
+    return fields.data;
+  };
   const { fields: raw, file } = await readSingleFileForm(req, {
     maxBytes: MAX_WEB_RECORDING_BYTES,
     tooLarge: () => 'La grabación supera los 10 MB.',
     notMultipart: 'Envía el audio como multipart/form-data.',
     maxFields: 5,
+    ...(gate ? { beforeFile: (fields: Record<string, string>) => gate(parse(fields)) } : {}),
   });
   const audio = file?.data;
   const mime = file?.mime ?? null;
-  const fields = WebVoiceFields.safeParse(raw);
-  if (!fields.success) throw new AppError('BAD_REQUEST', 'Falta el identificador del visitante.');
+  const fields = parse(raw);
   if (!audio?.length) throw new AppError('BAD_REQUEST', 'Falta el audio.');
-  return { fields: fields.data, audio, mime };
+  return { fields, audio, mime };
 }
 
 /**

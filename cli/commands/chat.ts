@@ -9,10 +9,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { loadConfig } from '../../engine/config.ts';
+import { type CharlaConfig, loadConfig } from '../../engine/config.ts';
 import { greeting } from '../../engine/conversation/texts.ts';
+import { OPERATOR_HEADER, operatorToken } from '../../engine/operator.ts';
 import type { TurnResult } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
+import { resolveSecret, SecretBox } from '../../engine/secrets.ts';
 import { dataDirHolder } from '../../engine/store/connect.ts';
 import { findChatbot } from '../../engine/store/queries/chatbots.ts';
 import { CliError, EXIT, withApp } from '../util.ts';
@@ -89,9 +91,23 @@ async function loop(
   }
 }
 
-/** Chat through a running server's HTTP API (JSON turns). */
-async function overHttp(url: string, botId: string, options: ChatOptions): Promise<void> {
-  const configRes = await fetch(`${url}/api/chatbot-config/${encodeURIComponent(botId)}`);
+/**
+ * Chat through a running server's HTTP API (JSON turns) as the operator: the server takes the
+ * operator token derived from the instance secret this command reads too (engine/operator.ts), so
+ * any bot answers, private ones included, and the turns are not counted as a visitor's.
+ */
+async function overHttp(
+  url: string,
+  botId: string,
+  options: ChatOptions,
+  settings: CharlaConfig,
+): Promise<void> {
+  const operator = {
+    [OPERATOR_HEADER]: operatorToken(new SecretBox(resolveSecret(settings.dataDir, settings.secret))),
+  };
+  const configRes = await fetch(`${url}/api/chatbot-config/${encodeURIComponent(botId)}`, {
+    headers: operator,
+  });
   if (configRes.status === 404) throw new CliError(`no bot with id ${botId}`, EXIT.notFound);
   if (!configRes.ok) throw new CliError(`the server at ${url} answered ${configRes.status}`, EXIT.failure);
   const config = (await configRes.json()) as { business_name: string; greeting: string };
@@ -102,7 +118,7 @@ async function overHttp(url: string, botId: string, options: ChatOptions): Promi
       `${url}/api/chatbot-message/${encodeURIComponent(botId)}${options.debug ? '?debug=1' : ''}`,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...operator },
         body: JSON.stringify({ userMessage: text, visitorId, channel: 'cli', messageId: randomUUID() }),
       },
     );
@@ -121,7 +137,7 @@ async function chat(botId: string, options: ChatOptions): Promise<void> {
   const info = serverInfoPath(config.dataDir);
   if (!config.databaseUrl && dataDirHolder(config.dataDir) && existsSync(info)) {
     const { url } = JSON.parse(readFileSync(info, 'utf8')) as { url: string };
-    return overHttp(url, botId, options);
+    return overHttp(url, botId, options, config);
   }
   await withApp(async (app) => {
     app.setBaseUrl(config.publicUrl ?? 'http://127.0.0.1:8787');

@@ -129,10 +129,13 @@ export class ConversationEngine {
     if (!text && !inbound.attachments?.length) throw new AppError('BAD_REQUEST', 'El mensaje está vacío.');
     if (text.length > MAX_MESSAGE_CHARS)
       throw new AppError('BAD_REQUEST', `El mensaje supera los ${MAX_MESSAGE_CHARS} caracteres.`);
-    // A message without a channel id gets a fresh one: it cannot have been answered before.
-    const known = Boolean(inbound.messageId);
-    const messageId = inbound.messageId || randomUUID();
-    const key = `${inbound.chatbotId}\u0000${inbound.channel}\u0000${messageId}`;
+    // A message without a channel id gets a fresh one: it cannot have been answered before. Nor can
+    // an anonymous caller's: every caller without an id is the same "follower", so its key would
+    // let one replay another's turn (issue 24 §8).
+    const known = Boolean(inbound.messageId) && inbound.follower.id !== ANONYMOUS_FOLLOWER;
+    const messageId = known ? inbound.messageId : randomUUID();
+    // Per follower (issue 24 §8): another follower's same key is another message.
+    const key = `${inbound.chatbotId}\u0000${inbound.channel}\u0000${inbound.follower.id}\u0000${messageId}`;
     const running = this.inflight.get(key);
     if (running) return running.then((r) => this.replay(r, options));
     const turn = this.runTurn({ ...inbound, text, messageId }, known, options).finally(() =>
@@ -158,7 +161,8 @@ export class ConversationEngine {
     const conversation = await loadConversation(this.deps.db, {
       chatbotId: bot.id,
       channel: inbound.channel,
-      userId: identified ? inbound.follower.id : null,
+      userId: inbound.follower.id,
+      withHistory: identified,
       messageId: known ? inbound.messageId : null,
       limit: HISTORY_LIMIT,
     });
@@ -375,7 +379,7 @@ export class ConversationEngine {
       files: files.map((f) => ({ ...fileRef(f), context: f.context })),
       history,
       offline: this.deps.llm === null,
-      turnKey: `${inbound.chatbotId}:${inbound.channel}:${inbound.messageId}`,
+      turnKey: `${inbound.chatbotId}:${inbound.channel}:${inbound.follower.id}:${inbound.messageId}`,
       now: this.now(),
       capabilities: adapter?.capabilities ?? null,
       async media(index) {

@@ -1,7 +1,8 @@
 /**
  * The HTTP server (DESIGN.md, HTTP): Fastify 5 with zod schemas as validation, types and the
  * OpenAPI document at `/api/docs`; one error handler maps errors to status codes and the spec's
- * messages; stored files are served under `/files/` with `X-Content-Type-Options: nosniff`.
+ * messages; stored files are served under `/files/` with `X-Content-Type-Options: nosniff` and a
+ * sandboxing Content-Security-Policy, the dashboard's page with its own (engine/http/csp.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -21,15 +22,18 @@ import type { Kysely } from 'kysely';
 import type { Auth } from '../auth/index.ts';
 import type { SignInLimiter } from '../auth/limits.ts';
 import type { ConversationEngine } from '../conversation/engine.ts';
-import { AppError } from '../errors.ts';
+import { AppError, INVALID_DATA, SERVER_ERROR } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Registry } from '../registry/index.ts';
 import type { Storage } from '../storage/index.ts';
-import { ping, type StoreKind } from '../store/connect.ts';
+import { ping, type Store, type StoreKind } from '../store/connect.ts';
 import type { Database } from '../store/database.ts';
+import { DATABASE_RETRY_AFTER_S, isBadInputError, isDatabaseUnavailable } from '../store/errors.ts';
 import { requireOwner } from './auth.ts';
+import { API_DOCS_CSP, DASHBOARD_CSP, FILES_CSP } from './csp.ts';
+import { appOrigins, CROSS_SITE_REFUSED, isCrossSiteRequest } from './csrf.ts';
+import { inputProblem, invalidHost, stripNul } from './input-guards.ts';
 import { authRoutes } from './routes/auth.ts';
-import { chatRoutes } from './routes/chat.ts';
 import { fileRoutes } from './routes/files.ts';
 import { ownerRoutes } from './routes/owner.ts';
 
@@ -42,13 +46,17 @@ export interface HttpDeps {
   auth: Auth;
   /** True when Google sign-in is configured. */
   googleSignIn: boolean;
-  /** Subscribes to a NOTIFY channel (engine/store/connect.ts). */
-  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+  /** Subscribes to a NOTIFY channel (engine/store/connect.ts `Store.listen`, with its `onResume`). */
+  listen: Store['listen'];
   signInLimiter: SignInLimiter;
+  /** The shared rate limits (engine/rate-limits.ts). */
+  limits: Pick<import('../rate-limits.ts').RateLimiter, 'hit'>;
   registry: Registry;
   log: Logger;
   /** Base URL for absolute links, once known. */
   baseUrl: () => string | undefined;
+  /** PUBLIC_URL: the app's own origin, which owner routes' state-changing requests must come from. */
+  publicUrl: string | undefined;
   version: string;
   /** The built dashboard (dist/dashboard), served with a history fallback when present. */
   dashboardDir?: string | undefined;
@@ -62,6 +70,8 @@ export interface RouteEntry {
   url: string;
   owner: import('./auth.ts').OwnerScope | undefined;
   public: boolean;
+  /** The route's schema (zod body, querystring, `consumes`), for the fuzz check (test/helpers/fuzz.ts). */
+  schema?: { body?: unknown; querystring?: unknown; consumes?: string[] } | undefined;
 }
 
 declare module 'fastify' {
@@ -88,9 +98,6 @@ function loadAppPages(dir: string): RegExp[] | undefined {
     return undefined;
   }
 }
-
-/** Spec 000 §8 generic server failure. */
-export const SERVER_ERROR = 'Error en el servidor. Por favor, inténtalo más tarde.';
 
 /** Builds the Fastify app (not listening). */
 export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
@@ -119,13 +126,49 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500)
       return reply.code(status).send({ error: (err as Error).message });
+    // Issue 24 §1: the database is down or dropped the connection. The client retries; nothing crashes.
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err: (err as Error).message, url: req.url }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_S))
+        .send({ error: SERVER_ERROR });
+    }
+    // Issue 24 §7: a value PostgreSQL refuses (NUL in text, a malformed literal) came from the client.
+    if (isBadInputError(err)) return reply.code(400).send({ error: INVALID_DATA });
     req.log.error({ err, url: req.url }, 'request failed');
     return reply.code(500).send({ error: SERVER_ERROR });
   });
-  // Owner routes require a session before their body is validated, so an anonymous request gets
-  // 401 whatever it sends, and nothing of the route's contract leaks.
+  // Issue 24 §7: an invalid Host, a NUL character or absurd nesting is the client's error (400).
+  let proxyWarned = false;
   app.addHook('onRequest', async (req) => {
-    if (req.routeOptions.config?.owner) await requireOwner(req, deps);
+    if (invalidHost(req.headers.host)) throw new AppError('BAD_REQUEST', INVALID_DATA);
+    // Behind a proxy TRUST_PROXY does not name, every client has the proxy's address: per-address
+    // limits would then count everyone together. Said once, for the operator.
+    if (!proxyWarned && req.headers['x-forwarded-for'] && req.ip === req.socket.remoteAddress) {
+      proxyWarned = true;
+      deps.log.warn(
+        { peer: req.socket.remoteAddress, trustProxy: deps.trustProxy },
+        'a request came through a proxy that TRUST_PROXY does not name: clients are counted by the proxy’s address; set TRUST_PROXY to it',
+      );
+    }
+  });
+  app.addHook('preValidation', async (req) => {
+    // A webhook's update carries a follower's words: NULs are dropped, never the message.
+    if (req.url.startsWith('/channels/') && req.body !== undefined) req.body = stripNul(req.body);
+    const problem = inputProblem(req.params) ?? inputProblem(req.query) ?? inputProblem(req.body);
+    if (problem === 'nul') throw new AppError('BAD_REQUEST', `${INVALID_DATA} (carácter nulo)`);
+    if (problem === 'depth') throw new AppError('BAD_REQUEST', `${INVALID_DATA} (demasiado anidado)`);
+  });
+  const origins = appOrigins(deps.publicUrl);
+  // Owner routes refuse cross-site requests (issue 24 §5), then require a session before their
+  // body is validated, so an anonymous request gets 401 whatever it sends, and nothing of the
+  // route's contract leaks.
+  app.addHook('onRequest', async (req) => {
+    const owner = Boolean(req.routeOptions.config?.owner);
+    if ((owner || req.routeOptions.url === '/api/auth/*') && isCrossSiteRequest(req, origins))
+      throw new AppError('FORBIDDEN', CROSS_SITE_REFUSED);
+    if (owner) await requireOwner(req, deps);
   });
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -136,6 +179,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
         url: route.url,
         owner: route.config?.owner,
         public: route.config?.public === true,
+        schema: route.schema as RouteEntry['schema'],
       });
     }
   });
@@ -156,6 +200,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     if (dashboard && isPage) {
       return reply
         .header('cache-control', 'no-cache')
+        .header('content-security-policy', DASHBOARD_CSP)
         .type('text/html; charset=utf-8')
         .sendFile('index.html', dashboard);
     }
@@ -180,7 +225,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: API_DOCS_CSP });
 
   if (dashboard) {
     await app.register(fastifyStatic, {
@@ -192,6 +237,8 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
       preCompressed: true,
       setHeaders(res, path) {
         res.header('X-Content-Type-Options', 'nosniff');
+        // Issue 24 §9: the app's page (index.html, also reached as /index.html).
+        if (path.endsWith('.html')) res.header('content-security-policy', DASHBOARD_CSP);
         // Vite names assets by content hash: they never change under the same name.
         if (path.includes(`${sep}assets${sep}`))
           res.header('cache-control', 'public, max-age=31536000, immutable');
@@ -205,9 +252,14 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     index: false,
     list: false,
     dotfiles: 'deny',
+    // A directory (`/files/`, `/files/<bot>/`) is 404 like any path that is no file (issue 24 §7),
+    // not @fastify/static's 403.
+    allowedPath: (pathName) => !pathName.endsWith('/'),
     maxAge: '1h',
     setHeaders(res) {
       res.header('X-Content-Type-Options', 'nosniff');
+      // Issue 24 §9: an uploaded HTML or SVG opened as a page runs no script (engine/http/csp.ts).
+      res.header('content-security-policy', FILES_CSP);
     },
   });
 
@@ -225,7 +277,6 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   });
 
   await app.register(authRoutes, deps);
-  await app.register(chatRoutes, deps);
   await app.register(ownerRoutes, deps);
   await app.register(fileRoutes, deps);
   for (const r of deps.registry.routes()) await app.register(r.plugin, { prefix: r.prefix });

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { JobHandler, JobQueue, ResolvedDefinition } from '../jobs/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Attachment, ContenedorEmpatico, FileRef, HistoryItem } from '../schemas.ts';
-import type { Database } from '../store/database.ts';
+import type { Chatbot, ChatbotFile, Database } from '../store/database.ts';
 
 /** A follower as a channel identifies them. */
 export interface FollowerRef {
@@ -177,6 +177,25 @@ export interface RuntimeContext {
    * one the engine answers followers with; null when none is configured (offline).
    */
   llm: LlmPort | null;
+  /**
+   * Rate limits shared by every process (engine/rate-limits.ts): count a hit on named limits
+   * before the work they guard, and answer 429 with `retryAfterS` when `allowed` is false.
+   */
+  limits: LimitsPort;
+  /** Bots as the engine reads them (a short-lived cache shared with the turn). */
+  bots: BotsPort;
+}
+
+/** See {@link RuntimeContext.limits}; engine/rate-limits.ts RateLimiter implements it. */
+export type LimitsPort = Pick<
+  import('../rate-limits.ts').RateLimiter,
+  'hit' | 'refund' | 'clear' | 'exhausted' | 'enabled'
+>;
+
+/** See {@link RuntimeContext.bots}. */
+export interface BotsPort {
+  /** A bot and its files (newest first), or undefined when no bot has this id. */
+  get(chatbotId: string): Promise<{ bot: Chatbot; files: ChatbotFile[] } | undefined>;
 }
 
 /** One message of a completion request. */
@@ -361,7 +380,7 @@ export interface TurnContext {
   history: ReadonlyArray<HistoryItem>;
   /** True when no LLM is configured (the offline responder answers). */
   offline: boolean;
-  /** `<chatbotId>:<channel>:<messageId>`: stable for one follower message, across replays. */
+  /** `<chatbotId>:<channel>:<followerId>:<messageId>`: stable for one follower message, across replays. */
   turnKey: string;
   /** The engine's clock at the start of the turn. */
   now: Date;
@@ -509,8 +528,14 @@ export interface PluginContext<Options = unknown> extends RuntimeContext {
    * Calls `listener` each time messages of a conversation are stored, in this process or another
    * one sharing the database (PostgreSQL LISTEN/NOTIFY; batched, within about 250 ms): e.g. to push
    * an owner's screen live. Resolves with the function that stops listening.
+   *
+   * `options.onResume` is called when the database connection that carries these events was lost
+   * and is back (issue 24 §1): events stored meanwhile were not delivered, so a live view reloads.
    */
-  onMessages(listener: (event: MessagesEvent) => void): Promise<() => Promise<void>>;
+  onMessages(
+    listener: (event: MessagesEvent) => void,
+    options?: { onResume?: () => void },
+  ): Promise<() => Promise<void>>;
   /** Absolute path of a stored bot file's key, or null for an http address. */
   filePath(fileUrl: string): string | null;
 }

@@ -58,11 +58,11 @@ export interface AuthVerificationsTable {
   updated_at: Timestamp;
 }
 
-/** Failed sign-ins per (account, address) in the current 15-minute window. */
-export interface SignInFailuresTable {
+/** A rate-limit counter shared by every process (engine/rate-limits.ts): hits in the fixed window ending at `reset_at`. */
+export interface RateLimitsTable {
   key: string;
-  failures: number;
-  window_started_at: Date | string;
+  hits: number;
+  reset_at: Date | string;
 }
 
 /** Spec 001 §3: plan and expiry that give the days remaining. */
@@ -247,7 +247,7 @@ export interface Database {
   auth_sessions: AuthSessionsTable;
   auth_accounts: AuthAccountsTable;
   auth_verifications: AuthVerificationsTable;
-  sign_in_failures: SignInFailuresTable;
+  rate_limits: RateLimitsTable;
   user_profiles: UserProfilesTable;
   chatbots: ChatbotsTable;
   chatbot_files: ChatbotFilesTable;

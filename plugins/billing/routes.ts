@@ -10,11 +10,11 @@
  * - `POST /api/stripe/webhook` (public): Stripe's events, signature checked on the raw body.
  * The owner always comes from the session; ids in bodies (`userId`, `userEmail`) are ignored.
  */
-import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { daysRemaining, isPaid } from '../../engine/auth/profiles.ts';
+import { addressKey, admit, LIMITS } from '../../engine/rate-limits.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
 import {
   BillingErrorBody,
@@ -38,9 +38,6 @@ import { type BillingEnv, checkoutParams, type StripeClient } from './stripe.ts'
 import { BILLING_ERRORS, COUPON_APPLIED, COUPON_ERRORS } from './texts.ts';
 import { applyEvent } from './webhook.ts';
 
-/** Coupon attempts allowed per window (issue 11: rate-limited per owner and address). */
-export const COUPON_RATE_LIMITS = { perOwner: 10, perAddress: 50, windowMs: 10 * 60_000 } as const;
-
 const OWNER = { owner: { self: true as const } };
 
 /** Everything the routes need. */
@@ -53,7 +50,6 @@ export interface BillingRouteDeps {
 /** The routes (a Fastify plugin mounted at the root: `prefix: ''`). */
 export function billingRoutes(deps: BillingRouteDeps): FastifyPluginAsync {
   return async (app) => {
-    await app.register(fastifyRateLimit, { global: false });
     await app.register(ownerRoutes(deps));
     await app.register(webhookRoute(deps));
   };
@@ -242,24 +238,14 @@ function ownerRoutes({ ctx, stripe }: BillingRouteDeps): FastifyPluginAsyncZod {
       },
     );
 
-    const perOwner = app.createRateLimit({
-      max: COUPON_RATE_LIMITS.perOwner,
-      timeWindow: COUPON_RATE_LIMITS.windowMs,
-      keyGenerator: async (req) => `coupon-owner:${(await ctx.requireOwner(req)).id}`,
-    });
-    const perAddress = app.createRateLimit({
-      max: COUPON_RATE_LIMITS.perAddress,
-      timeWindow: COUPON_RATE_LIMITS.windowMs,
-      keyGenerator: (req) => `coupon-address:${req.ip}`,
-    });
+    // Issue 11: coupon attempts are limited per owner and per address (engine/rate-limits.ts).
     const limit = async (req: FastifyRequest, reply: FastifyReply) => {
-      for (const check of [perOwner, perAddress]) {
-        const result = await check(req);
-        if (!result.isAllowed && result.isExceeded) {
-          reply.header('retry-after', String(result.ttlInSeconds));
-          return reply.code(429).send({ error: COUPON_ERRORS.tooMany, code: 'tooMany' });
-        }
-      }
+      const checks = [
+        { limit: 'couponOwner' as const, key: (await ctx.requireOwner(req)).id },
+        { limit: 'couponAddress' as const, key: addressKey(req.ip) },
+      ];
+      if (!(await admit(ctx.limits, reply, checks)))
+        return reply.code(429).send({ error: COUPON_ERRORS.tooMany, code: 'tooMany' });
     };
 
     app.post(
@@ -274,7 +260,7 @@ function ownerRoutes({ ctx, stripe }: BillingRouteDeps): FastifyPluginAsyncZod {
             'Once per owner per coupon, within its redemptions and its date. Answers `{message}` ("Cupón ' +
             'aplicado. ¡Disfruta de tus días extra!"), or `{error, code}` with code `invalid` (404 "Cupón ' +
             'inválido"), `expired`, `exhausted`, `alreadyRedeemed` (409) or `tooMany` (429 past ' +
-            `${COUPON_RATE_LIMITS.perOwner} attempts per owner or ${COUPON_RATE_LIMITS.perAddress} per address ` +
+            `${LIMITS.couponOwner.max} attempts per owner or ${LIMITS.couponAddress.max} per address ` +
             'in 10 minutes). Session cookie or `Authorization: Bearer`.',
           tags: ['billing'],
           body: RedeemBody,
@@ -317,6 +303,9 @@ function ownerRoutes({ ctx, stripe }: BillingRouteDeps): FastifyPluginAsyncZod {
   };
 }
 
+/** How far a Stripe signature's time may be from now, seconds (Stripe's default tolerance, 5 min). */
+export const STRIPE_TOLERANCE_S = 300;
+
 /**
  * `POST /api/stripe/webhook` in its own encapsulated scope, where `application/json` is kept as
  * raw bytes: the signature covers the exact body Stripe sent (https://docs.stripe.com/webhooks#verify-events).
@@ -336,7 +325,7 @@ function webhookRoute({ ctx, env, stripe }: BillingRouteDeps): FastifyPluginAsyn
           summary: 'Stripe’s webhook',
           description:
             'Issue 11: events signed with STRIPE_WEBHOOK_SECRET (`Stripe-Signature` over the raw body; 400 and ' +
-            'nothing stored when it does not match). Acts on checkout.session.completed, ' +
+            'nothing stored when it does not match, or was signed more than 5 minutes before or after now). Acts on checkout.session.completed, ' +
             'checkout.session.async_payment_succeeded/failed, invoice.paid, customer.subscription.updated/deleted; ' +
             'each event id once, each payment’s days once. 503 when the secret is not configured.',
           tags: ['billing'],
@@ -350,13 +339,48 @@ function webhookRoute({ ctx, env, stripe }: BillingRouteDeps): FastifyPluginAsyn
         if (typeof signature !== 'string' || !Buffer.isBuffer(raw))
           return reply.code(400).send({ error: BILLING_ERRORS.badSignature });
         let event: { id: string; type: string; created: number; data: { object: unknown } };
+        const nowS = Math.floor(ctx.now().getTime() / 1000);
+        // Stripe's SDK refuses signatures older than its tolerance (5 min) but not ones from the
+        // future; a captured event re-signed ahead of time must not be replayable later (issue 24 §8).
+        const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1] ?? Number.NaN);
+        if (signedAt > nowS + STRIPE_TOLERANCE_S) {
+          ctx.log.warn({ signedAt, now: nowS }, 'Stripe webhook signed in the future refused');
+          return reply.code(400).send({ error: BILLING_ERRORS.badSignature });
+        }
         try {
-          event = stripe.webhooks.constructEvent(raw, signature, env.STRIPE_WEBHOOK_SECRET);
+          event = stripe.webhooks.constructEvent(
+            raw,
+            signature,
+            env.STRIPE_WEBHOOK_SECRET,
+            STRIPE_TOLERANCE_S,
+            undefined,
+            nowS,
+          );
         } catch (err) {
           ctx.log.warn({ err: (err as Error).message }, 'Stripe webhook with a bad signature refused');
           return reply.code(400).send({ error: BILLING_ERRORS.badSignature });
         }
-        const outcome = await applyEvent(db, event, { now: ctx.now(), log: ctx.log });
+        // A signed event that is not an event Charla can read (another API version, a hand-made
+        // one: `true`, no `created`, an object of another shape) is 400 with nothing stored, not a
+        // 500 (issue 24 §7, found by the fuzz check). Stripe shows the failure and retries.
+        if (!StripeEventEnvelope.safeParse(event).success) {
+          ctx.log.warn(
+            { event: (event as { id?: unknown })?.id },
+            'Stripe event of an unexpected shape refused',
+          );
+          return reply.code(400).send({ error: BILLING_ERRORS.badEvent });
+        }
+        let outcome: Awaited<ReturnType<typeof applyEvent>>;
+        try {
+          outcome = await applyEvent(db, event, { now: ctx.now(), log: ctx.log });
+        } catch (err) {
+          if (!(err instanceof z.ZodError)) throw err;
+          ctx.log.warn(
+            { event: event.id, type: event.type, issues: err.issues.slice(0, 3) },
+            'Stripe event of an unexpected shape refused',
+          );
+          return reply.code(400).send({ error: BILLING_ERRORS.badEvent });
+        }
         ctx.log.info({ event: event.id, type: event.type, outcome: outcome.outcome }, 'Stripe event');
         // Not awaited: Stripe's delivery does not wait on Telegram; the owner's bots connect right after.
         if (outcome.granted) void reconcile(ctx, outcome.granted.userId);
@@ -365,6 +389,18 @@ function webhookRoute({ ctx, env, stripe }: BillingRouteDeps): FastifyPluginAsyn
     );
   };
 }
+
+/** What the webhook reads of every Stripe event before acting on it (issue 24 §7). */
+const StripeEventEnvelope = z.looseObject({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  created: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(2 ** 40),
+  data: z.looseObject({ object: z.looseObject({}) }),
+});
 
 /** Brings the owner's paused channels back now (the supervisor would within its interval anyway). */
 async function reconcile(ctx: PluginContext, userId: string): Promise<void> {

@@ -30,9 +30,6 @@ export function botSlug(name: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-/** Likes one network address may give in a minute (issue 16: no unbounded increments from a script). */
-export const LIKES_PER_ADDRESS_PER_MINUTE = 30;
-
 export const DirectoryQuery = z.object({
   sort: z.enum(SORTS).default('populares'),
   category: z.enum(CATEGORIES).optional(),

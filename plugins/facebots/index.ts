@@ -6,29 +6,21 @@
  * - `GET  /api/facebots?sort=&category=&page=`: a page of the directory;
  * - `POST /api/facebots/:id/like` `{visitorId}`: one like per visitor and bot.
  */
-import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import { publicDescription } from '../../engine/ranking/index.ts';
-import { definePlugin, type FeaturePlugin } from '../../engine/registry/index.ts';
+import { addressKey, admit, LIMITS } from '../../engine/rate-limits.ts';
+import { definePlugin, type FeaturePlugin, type LimitsPort } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
-import {
-  DirectoryAnswer,
-  DirectoryQuery,
-  LIKES_PER_ADDRESS_PER_MINUTE,
-  LikeAnswer,
-  LikeBody,
-  PAGE_SIZE,
-} from './api.ts';
+import { DirectoryAnswer, DirectoryQuery, LikeAnswer, LikeBody, PAGE_SIZE } from './api.ts';
 import { migrations } from './migrations.ts';
 import { type FacebotsDb, facebotsDb, isListed, like, listDirectory } from './queries.ts';
 
 const ErrorBody = z.object({ error: z.string() });
 
-function routes(db: FacebotsDb): FastifyPluginAsync {
+function routes(db: FacebotsDb, limits: LimitsPort): FastifyPluginAsync {
   return async (app) => {
-    await app.register(fastifyRateLimit, { global: false });
     app.get(
       '/api/facebots',
       {
@@ -71,19 +63,12 @@ function routes(db: FacebotsDb): FastifyPluginAsync {
       },
     );
 
-    const perAddress = app.createRateLimit({
-      max: LIKES_PER_ADDRESS_PER_MINUTE,
-      timeWindow: 60_000,
-      keyGenerator: (req) => `facebots-like:${req.ip}`,
-    });
     app.post<{ Params: { id: string }; Body: z.infer<typeof LikeBody> }>(
       '/api/facebots/:id/like',
       {
         config: { public: true },
         preHandler: async (req, reply) => {
-          const result = await perAddress(req);
-          if (!result.isAllowed && result.isExceeded) {
-            reply.header('retry-after', String(result.ttlInSeconds));
+          if (!(await admit(limits, reply, [{ limit: 'likeAddress', key: addressKey(req.ip) }]))) {
             return reply.code(429).send({ error: 'Demasiados “me gusta” seguidos. Espera un momento.' });
           }
         },
@@ -92,7 +77,7 @@ function routes(db: FacebotsDb): FastifyPluginAsync {
           description:
             'Spec 001 §4 Like; issue 16 §4: once per visitor (`visitorId`, kept by the browser) and bot; a repeated like ' +
             `answers the same count with \`counted: false\`. 404 for a bot that is not listed; 429 past ` +
-            `${LIKES_PER_ADDRESS_PER_MINUTE} likes a minute from one address.`,
+            `${LIMITS.likeAddress.max} likes a minute from one address (default; \`${LIMITS.likeAddress.env}\`).`,
           tags: ['facebots'],
           params: z.object({ id: z.string().min(1).max(100) }),
           body: LikeBody,
@@ -114,7 +99,7 @@ export function createFacebotsPlugin(): FeaturePlugin<never> {
     optionsSchema: z.object({}),
     migrations,
     setup(ctx) {
-      return { routes: { prefix: '', plugin: routes(facebotsDb(ctx.db)) } };
+      return { routes: { prefix: '', plugin: routes(facebotsDb(ctx.db), ctx.limits) } };
     },
   }) as FeaturePlugin<never>;
 }

@@ -1,16 +1,14 @@
 /**
  * The site assistant's route, `POST /api/chat` (spec 001 §2, §7, §8; issue 16 §5): a visitor's
  * question about Charla answered in the page's language by assistant.ts; ten questions a minute per
- * address ({@link CHAT_PER_ADDRESS_PER_MINUTE}), then 429 with the spec's error text.
+ * address by default (`siteChatAddress` in engine/rate-limits.ts), then 429 with the spec's error text.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { PluginContext } from '../../engine/registry/index.ts';
+import { addressKey, admit, LIMITS } from '../../engine/rate-limits.ts';
+import type { LimitsPort, PluginContext } from '../../engine/registry/index.ts';
 import { ASSISTANT_ERROR, answer, MAX_QUESTION } from './assistant.ts';
 import { SITE_LANGUAGES } from './content/index.ts';
-
-/** Questions one address may ask the assistant in a minute. */
-export const CHAT_PER_ADDRESS_PER_MINUTE = 10;
 
 /** `POST /api/chat` body (spec 001 §7: `message`, and a `context` the server ignores). */
 export const ChatBody = z.object({
@@ -29,30 +27,24 @@ export const ChatBody = z.object({
 export const ChatAnswer = z.object({ response: z.string() });
 
 /**
- * The route, with the server's model (`llm`, or null: answers from the FAQ), the plugin's logger and
- * the trial length the answers quote (days).
+ * The route, with the server's model (`llm`, or null: answers from the FAQ), the plugin's logger, the
+ * shared rate limits and the trial length the answers quote (days).
  */
 export function chatRoute(opts: {
   llm: PluginContext<never>['llm'];
   log: PluginContext<never>['log'];
+  limits: LimitsPort;
   trialDays: number;
 }): FastifyPluginAsync {
-  const { llm, log, trialDays } = opts;
+  const { llm, log, limits, trialDays } = opts;
   return async (app) => {
-    const perAddress = app.createRateLimit({
-      max: CHAT_PER_ADDRESS_PER_MINUTE,
-      timeWindow: 60_000,
-      keyGenerator: (req) => `site-chat:${req.ip}`,
-    });
     app.post<{ Body: z.infer<typeof ChatBody> }>(
       '/api/chat',
       {
         config: { public: true },
         bodyLimit: 64 * 1024,
         preHandler: async (req, reply) => {
-          const result = await perAddress(req);
-          if (!result.isAllowed && result.isExceeded) {
-            reply.header('retry-after', String(result.ttlInSeconds));
+          if (!(await admit(limits, reply, [{ limit: 'siteChatAddress', key: addressKey(req.ip) }]))) {
             return reply.code(429).send({ error: ASSISTANT_ERROR });
           }
         },
@@ -61,7 +53,7 @@ export function chatRoute(opts: {
           description:
             'Spec 001 §2, §7, §8; issue 16 §5. Answers a visitor’s question about Charla in the page’s language (`lang`), ' +
             'with the server’s own product context (prices from the billing plans): the LLM when configured, else the ' +
-            `closest FAQ answer. The spec’s \`context\` field is accepted and ignored. 429 past ${CHAT_PER_ADDRESS_PER_MINUTE} ` +
+            `closest FAQ answer. The spec’s \`context\` field is accepted and ignored. 429 past ${LIMITS.siteChatAddress.max} ` +
             'questions a minute from one address.',
           tags: ['site'],
           body: ChatBody,

@@ -12,8 +12,8 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ChatMessageBody, ChatMessageReply } from '../../adapters/web/contract.ts';
 import { TestChat } from '../../dashboard/src/components/TestChat.tsx';
-import { ChatMessageBody, ChatMessageReply } from '../../engine/http/routes/chat.ts';
 import type { Attachment, FileRef } from '../../engine/schemas.ts';
 import { FakeFetch, installNetwork, json, renderApp, type SeenRequest, spanish } from './harness.tsx';
 
@@ -22,7 +22,7 @@ const CONFIG = /^\/api\/chatbot-config\//;
 const MESSAGE = /^\/api\/chatbot-message\//;
 const GREETING = '¡Hola! Soy el asistente de El Pato Pepe. ¿En qué puedo ayudarte?';
 
-/** GET /api/chatbot-config/:id's 200 answer (engine/http/routes/chat.ts). */
+/** GET /api/chatbot-config/:id's 200 answer (adapters/web/bot-chat.ts). */
 const config = {
   id: BOT,
   business_name: 'El Pato Pepe',
@@ -74,6 +74,8 @@ class Turn {
       offline: true,
       duplicate: false,
       silent: false,
+      heard: '',
+      voice: null,
     });
     await this.send('done', reply);
     await this.end();

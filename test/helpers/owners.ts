@@ -86,3 +86,17 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Switches a bot's web service on as its owner does on /charla-web (spec 001 §7), so followers may
+ * chat with it by bot id or web key (issue 24 §2: a follower's turn needs it on).
+ */
+export async function enableWeb(inject: App['inject'], token: string, chatbotId: string): Promise<void> {
+  const res = await inject({
+    method: 'POST',
+    url: '/api/charla-web/toggle',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { chatbotId, enabled: true },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}

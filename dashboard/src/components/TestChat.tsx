@@ -102,6 +102,16 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
   }, [messages, streaming]);
 
   /** A voice message: the bubble shows what the bot heard; a spoken reply plays inline. */
+  /** What a refused turn tells the owner: the server's own text for a limit (429), else the spec's. */
+  async function failureText(res: Response): Promise<string> {
+    if (res.status === 404) return t('chat.errors.notFound');
+    if (res.status === 429) {
+      const body = (await res.json().catch(() => null)) as { error?: string } | null;
+      if (body?.error) return body.error;
+    }
+    return t('chat.errors.message');
+  }
+
   async function sendVoice(audio: Blob) {
     if (pending || !chatbotId) return;
     setMessages((m) => [...m, { text: '🎤 …', isBot: false }]);
@@ -117,7 +127,7 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
         body: form,
       });
       if (!res.ok) {
-        say(res.status === 404 ? t('chat.errors.notFound') : t('chat.errors.message'), true);
+        say(await failureText(res), true);
         return;
       }
       const reply = (await res.json()) as Reply & { heard: string; voice: string | null };
@@ -163,7 +173,7 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
         },
       );
       if (!res.ok) {
-        say(res.status === 404 ? t('chat.errors.notFound') : t('chat.errors.message'), true);
+        say(await failureText(res), true);
         return;
       }
       let final: Reply | null = null;

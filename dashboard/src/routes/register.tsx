@@ -34,7 +34,13 @@ function Register() {
     });
     setBusy(false);
     if (failure) {
-      setError(failure.status && failure.status >= 500 ? t('register.errorServer') : t('register.error'));
+      setError(
+        failure.status === 429
+          ? t('register.errorTooMany')
+          : failure.status && failure.status >= 500
+            ? t('register.errorServer')
+            : t('register.error'),
+      );
       return;
     }
     setSentTo(address);

@@ -27,7 +27,8 @@ function ResetPassword() {
       redirectTo: '/update-password',
     });
     setBusy(false);
-    if (failure) return setError(failure.message || t('reset.error'));
+    if (failure)
+      return setError(failure.status === 429 ? t('reset.errorTooMany') : failure.message || t('reset.error'));
     setSent(true);
   }
 

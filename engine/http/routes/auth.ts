@@ -7,10 +7,13 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { failureKey, TOO_MANY_ATTEMPTS } from '../../auth/limits.ts';
+import { TOO_MANY_ATTEMPTS } from '../../auth/limits.ts';
 import { daysRemaining, isPaid } from '../../auth/profiles.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, SERVER_ERROR } from '../../errors.ts';
+import { addressKey, admit, type LimitCheck } from '../../rate-limits.ts';
 import { isSubscriptionPlan } from '../../schemas.ts';
+import { ping } from '../../store/connect.ts';
+import { DATABASE_RETRY_AFTER_S } from '../../store/errors.ts';
 import { findProfile } from '../../store/queries/owners.ts';
 import { requireOwner } from '../auth.ts';
 import type { HttpDeps } from '../server.ts';
@@ -25,21 +28,52 @@ function requestHeaders(headers: Parameters<typeof fromNodeHeaders>[0], clientIp
   return out;
 }
 
+/** The account routes that send a mail: limited per address by `authMail` (engine/rate-limits.ts). */
+const MAIL_PATHS = new Set([
+  '/api/auth/sign-up/email',
+  '/api/auth/request-password-reset',
+  '/api/auth/forget-password',
+  '/api/auth/send-verification-email',
+]);
+
+/** The text of a refused account request (Spanish, the interface's default). */
+export const TOO_MANY_REQUESTS =
+  'Demasiadas solicitudes seguidas. Espera unos minutos y vuelve a intentarlo.';
+
 export const authRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => {
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
     schema: { hide: true },
     async handler(req, reply) {
-      const url = new URL(req.url, `${req.protocol}://${req.headers.host ?? 'localhost'}`);
+      // Only http or https reach better-auth: a trusted proxy's `X-Forwarded-Proto: gopher` made it
+      // throw "Could not get origin from request" (a 500; issue 24 §7, found by the fuzz check).
+      const url = new URL(
+        req.url,
+        `${req.protocol === 'https' ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`,
+      );
       const signIn = req.method === 'POST' && url.pathname === '/api/auth/sign-in/email';
       const email =
         signIn && req.body && typeof (req.body as { email?: unknown }).email === 'string'
           ? (req.body as { email: string }).email
           : '';
-      const key = signIn ? failureKey(email, req.ip) : '';
-      if (signIn && (await deps.signInLimiter.blocked(key))) {
-        return reply.code(429).send({ code: 'TOO_MANY_ATTEMPTS', message: TOO_MANY_ATTEMPTS });
+      // Every other account request is limited per address, and those that send a mail more so.
+      if (req.method === 'POST' && !signIn) {
+        const address = addressKey(req.ip);
+        const checks: LimitCheck[] = [{ limit: 'authAddress', key: address }];
+        if (MAIL_PATHS.has(url.pathname)) checks.push({ limit: 'authMail', key: address });
+        if (!(await admit(deps.limits, reply, checks)))
+          return reply.code(429).send({ code: 'TOO_MANY_REQUESTS', message: TOO_MANY_REQUESTS });
+      }
+      // Issue 24 §3: the attempt is counted before the password is checked (atomically, shared by
+      // every process), so concurrent guesses cannot all be checked.
+      if (signIn) {
+        const limited = await deps.signInLimiter.attempt(email, req.ip);
+        if (!limited.allowed)
+          return reply
+            .code(429)
+            .header('retry-after', String(limited.retryAfterS))
+            .send({ code: 'TOO_MANY_ATTEMPTS', message: TOO_MANY_ATTEMPTS });
       }
       const response = await deps.auth.handler(
         new Request(url, {
@@ -49,9 +83,18 @@ export const authRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => 
         }),
       );
       if (signIn) {
-        if (response.status === 401 || response.status === 403) await deps.signInLimiter.failed(key);
-        else if (response.ok) await deps.signInLimiter.succeeded(key);
+        // A wrong password (401) or an unconfirmed account (403) stays counted.
+        if (response.ok) await deps.signInLimiter.succeeded(email, req.ip);
+        else if (response.status !== 401 && response.status !== 403)
+          await deps.signInLimiter.uncounted(email, req.ip);
       }
+      // better-auth answers 500 when its database query fails: while the database is unreachable
+      // that is a 503 to retry (issue 24 §1), not a server fault.
+      if (response.status >= 500 && !(await ping(deps.db)))
+        return reply
+          .code(503)
+          .header('retry-after', String(DATABASE_RETRY_AFTER_S))
+          .send({ code: 'UNAVAILABLE', message: SERVER_ERROR });
       reply.status(response.status);
       response.headers.forEach((value, name) => {
         if (name !== 'set-cookie') reply.header(name, value);

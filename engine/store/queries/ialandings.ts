@@ -21,8 +21,9 @@ export async function findIalandingByChatbot(
 }
 
 /**
- * A slug for a bot's IALanding: the spec's rule, and when another bot's landing already has it
- * (two businesses with one name), the same with `-2`, `-3`, … (slugs are unique).
+ * A slug for a bot's IALanding: the spec's rule, and when another bot's landing has it — live, or
+ * as an old slug that still redirects to it (issue 24 §8: links shared before a rename keep
+ * reaching that business, never a newcomer who takes the old name) — the same with `-2`, `-3`, …
  */
 export async function freeIalandingSlug(
   db: Kysely<Database>,
@@ -30,12 +31,18 @@ export async function freeIalandingSlug(
   chatbotId: string,
 ): Promise<string> {
   const base = ialandingSlug(businessName);
-  const taken = await db
+  const live = await db
     .selectFrom('ialandings')
     .select(['slug', 'chatbot_id'])
     .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
     .execute();
-  const others = new Set(taken.filter((r) => r.chatbot_id !== chatbotId).map((r) => r.slug));
+  const reserved = await db
+    .selectFrom('ialanding_slug_redirects as r')
+    .innerJoin('ialandings as l', 'l.id', 'r.ialanding_id')
+    .select(['r.old_slug as slug', 'l.chatbot_id'])
+    .where((eb) => eb.or([eb('r.old_slug', '=', base), eb('r.old_slug', 'like', `${base}-%`)]))
+    .execute();
+  const others = new Set([...live, ...reserved].filter((r) => r.chatbot_id !== chatbotId).map((r) => r.slug));
   if (!others.has(base)) return base;
   for (let n = 2; ; n++) if (!others.has(`${base}-${n}`)) return `${base}-${n}`;
 }
@@ -47,22 +54,18 @@ export async function ensureIalanding(
 ): Promise<Ialanding> {
   const existing = await findIalandingByChatbot(db, bot.id);
   if (existing) return existing;
-  const slug = await freeIalandingSlug(db, bot.business_name, bot.id);
-  return db.transaction().execute(async (trx) => {
-    // A live slug wins over another landing's old one.
-    await trx.deleteFrom('ialanding_slug_redirects').where('old_slug', '=', slug).execute();
-    return trx
-      .insertInto('ialandings')
-      .values({
-        user_id: bot.user_id,
-        chatbot_id: bot.id,
-        business_name: bot.business_name,
-        charla_key: bot.charla_key,
-        slug,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+  // freeIalandingSlug skips other landings' old slugs: they stay theirs (issue 24 §8).
+  return db
+    .insertInto('ialandings')
+    .values({
+      user_id: bot.user_id,
+      chatbot_id: bot.id,
+      business_name: bot.business_name,
+      charla_key: bot.charla_key,
+      slug: await freeIalandingSlug(db, bot.business_name, bot.id),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The active IALanding with a slug, or undefined (spec 001 §7: by slug with is_active). */
@@ -93,8 +96,9 @@ export async function findActiveIalandingByKey(
 
 /**
  * Updates an IALanding's slug, business name and key (spec 001 §7: update slug and business_name).
- * Issue 10 §8: when the slug changes, the old one is kept as a redirect to this landing, and a
- * redirect that had the new slug (another landing's old one) is dropped: a live slug wins.
+ * Issue 10 §8: when the slug changes, the old one is kept as a redirect to this landing. Going back
+ * to one of its own old slugs makes it live again; another landing's old slug is never taken
+ * (issue 24 §8; {@link freeIalandingSlug} does not offer it).
  */
 export async function updateIalanding(
   db: Kysely<Database>,
@@ -103,7 +107,11 @@ export async function updateIalanding(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const before = await trx.selectFrom('ialandings').select('slug').where('id', '=', id).executeTakeFirst();
-    await trx.deleteFrom('ialanding_slug_redirects').where('old_slug', '=', values.slug).execute();
+    await trx
+      .deleteFrom('ialanding_slug_redirects')
+      .where('old_slug', '=', values.slug)
+      .where('ialanding_id', '=', id)
+      .execute();
     await trx.updateTable('ialandings').set(values).where('id', '=', id).execute();
     if (before && before.slug !== values.slug)
       await trx

@@ -50,14 +50,24 @@ function storedFrom(rows: ConversationRow[]): StoredTurn | undefined {
 
 /**
  * Everything a turn reads, in one round trip: the follower's last `limit` messages, the meta of the
- * bot's latest message to them, and the stored turn of `messageId` when it was answered before.
+ * bot's latest message to them, and the stored turn of `messageId` when this follower sent it before
+ * (a message id is an idempotency key per follower, issue 24 §8).
+ * @param key.userId the follower; `history` is read only when `withHistory` (an anonymous caller
+ *   shares one id with every other anonymous caller, so it gets no history).
  */
 export async function loadConversation(
   db: Kysely<Database>,
-  key: { chatbotId: string; channel: string; userId: string | null; messageId: string | null; limit: number },
+  key: {
+    chatbotId: string;
+    channel: string;
+    userId: string;
+    withHistory: boolean;
+    messageId: string | null;
+    limit: number;
+  },
 ): Promise<ConversationState> {
   const parts = [];
-  if (key.userId !== null) {
+  if (key.withHistory) {
     parts.push(sql`(select id, sender, text, null::jsonb as meta, 'h' as kind from conversation_messages
       where chatbot_id = ${key.chatbotId} and channel = ${key.channel} and user_id = ${key.userId}
       order by id desc limit ${key.limit})`);
@@ -68,7 +78,8 @@ export async function loadConversation(
   if (key.messageId !== null) {
     parts.push(sql`(select m.id, m.sender, m.text, m.meta, 's' as kind from conversation_messages m,
       (select id from conversation_messages
-        where chatbot_id = ${key.chatbotId} and channel = ${key.channel} and message_id = ${key.messageId} and sender = 'user') u
+        where chatbot_id = ${key.chatbotId} and channel = ${key.channel} and user_id = ${key.userId}
+          and message_id = ${key.messageId} and sender = 'user') u
       where m.id = u.id or m.reply_to = u.id)`);
   }
   if (parts.length === 0) return { history: [], lastMeta: null, stored: undefined };
@@ -81,12 +92,12 @@ export async function loadConversation(
   return { history, lastMeta, stored: storedFrom(rows.filter((r) => r.kind === 's')) };
 }
 
-/** The stored turn of a channel message id, or undefined when the message was never answered. */
+/** The stored turn of a follower's message id, or undefined when that message was never answered. */
 export async function findTurn(
   db: Kysely<Database>,
-  key: { chatbotId: string; channel: string; messageId: string },
+  key: { chatbotId: string; channel: string; userId: string; messageId: string },
 ): Promise<StoredTurn | undefined> {
-  return (await loadConversation(db, { ...key, userId: null, limit: 0 })).stored;
+  return (await loadConversation(db, { ...key, withHistory: false, limit: 0 })).stored;
 }
 
 /** What {@link persistTurn} writes. */
@@ -122,7 +133,7 @@ export async function persistTurn(
     with u as (
       insert into conversation_messages (chatbot_id, channel, user_id, sender, username, text, ai_response, message_id, meta)
       values (${turn.chatbotId}, ${turn.channel}, ${turn.userId}, 'user', ${turn.username}, ${turn.userText}, false, ${turn.messageId}, ${userMeta}::jsonb)
-      on conflict (chatbot_id, channel, message_id) where sender = 'user' and message_id is not null do nothing
+      on conflict (chatbot_id, channel, user_id, message_id) where sender = 'user' and message_id is not null do nothing
       returning *
     ), b as (
       insert into conversation_messages (chatbot_id, channel, user_id, sender, username, text, ai_response, reply_to, meta)
