@@ -35,6 +35,7 @@ import { resolveSecret, SecretBox } from '../engine/secrets.ts';
 import { LocalStorage, type Storage } from '../engine/storage/index.ts';
 import { openStore, type Store } from '../engine/store/connect.ts';
 import { migratePlugins, migrateToLatest, migrationsCurrent } from '../engine/store/migrate.ts';
+import { chatbotIdsOfOwner } from '../engine/store/queries/chatbots.ts';
 import { MESSAGES_CHANNEL } from '../engine/store/queries/messages.ts';
 import { plugins as registeredPlugins } from '../plugins/index.ts';
 
@@ -221,7 +222,11 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       requireOwner: (req) => requireOwner(req, { auth, db: store.db }),
       mayRun: (chatbotId) => supervisor.mayRun(chatbotId),
       reconcile: (chatbotId) => supervisor.reconcile(chatbotId),
-      reconcileOwner: (userId) => supervisor.reconcileOwner(userId),
+      reconcileOwner: async (userId) => {
+        // The owner's days changed (a payment, a coupon): the bot cache holds their plan too.
+        for (const id of await chatbotIdsOfOwner(store.db, userId)) engine.cache.invalidate(id);
+        await supervisor.reconcileOwner(userId);
+      },
       jobs,
       distDir: fileURLToPath(new URL('../dist', import.meta.url)),
       llm: llm

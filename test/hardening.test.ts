@@ -99,6 +99,8 @@ describe.each(DIALECTS)('hardening on %s', (kind) => {
       .values({ user_id: userId, plan: 'free', expires_at: expires })
       .onConflict((oc) => oc.column('user_id').doUpdateSet({ plan: 'free', expires_at: expires }))
       .execute();
+    // As a payment or a coupon does (reconcileOwner): the bot cache holds the owner's plan too.
+    app.engine.cache.invalidate(botId);
   };
   /** Changes the bot as its owner's settings screens do (and forgets it from the short-lived cache, as they do). */
   const setBot = async (values: { web_enabled?: boolean; is_public?: boolean }) => {

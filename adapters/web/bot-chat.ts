@@ -113,7 +113,7 @@ export function botChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
           req,
           reply,
           loaded.bot,
-          { channel: body.channel, visitorId: body.visitorId, via: 'id' },
+          { channel: body.channel, visitorId: body.visitorId, via: 'id', owner: loaded.owner },
           askedDebug,
         );
         const debug = askedDebug && who !== 'visitor';
@@ -171,6 +171,7 @@ export function botChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
               channel: f.channel,
               visitorId: f.visitorId,
               via: 'id',
+              owner: loaded.owner,
             });
           },
         });

@@ -43,6 +43,8 @@ export interface TurnAsk {
   visitorId?: string | undefined;
   /** By bot id (public ids: the bot must be public) or by web key (the owner's own key). */
   via: 'id' | 'key';
+  /** The owner's plan when the route read it with the bot (the bot cache), else it is read here. */
+  owner?: { plan: string | null; expires_at: Date | string | null } | undefined;
 }
 
 /** The signed-in owner of the request, or null (no session, or an invalid one). */
@@ -106,7 +108,7 @@ export async function gateTurn(
     return who;
   }
   if (ask.via === 'id' && !bot.is_public && who === 'visitor') throw botNotFound();
-  const { available, unavailableText } = await availability(ctx, bot);
+  const { available, unavailableText } = await availability(ctx, bot, ask.owner);
   if (!available) throw new AppError('FORBIDDEN', unavailableText!);
   if (who === 'operator') return who;
   // A visitor is their id, or their address without one; the two never share a counter. An

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Chatbot, ChatbotFile, Database } from '../store/database.ts';
-import { findChatbot } from '../store/queries/chatbots.ts';
+import { findChatbotWithPlan, type OwnerPlan } from '../store/queries/chatbots.ts';
 import { listFiles } from '../store/queries/files.ts';
 
 /** A bot with its files, as the engine reads them. */
@@ -13,6 +13,8 @@ export interface LoadedBot {
   bot: Chatbot;
   /** Files in display order (newest first, as spec 000 §7 lists them). */
   files: ChatbotFile[];
+  /** The owner's plan and expiry (whether the bot may answer followers: engine/auth/profiles.ts `isPaid`). */
+  owner: OwnerPlan;
 }
 
 export class BotCache {
@@ -29,9 +31,9 @@ export class BotCache {
     const hit = this.entries.get(chatbotId);
     if (hit && this.now() - hit.at < this.ttlMs) return hit.value;
     const value = (async () => {
-      const bot = await findChatbot(this.db, chatbotId);
-      if (!bot) return undefined;
-      return { bot, files: await listFiles(this.db, chatbotId) };
+      const found = await findChatbotWithPlan(this.db, chatbotId);
+      if (!found) return undefined;
+      return { ...found, files: await listFiles(this.db, chatbotId) };
     })();
     this.entries.set(chatbotId, { at: this.now(), value });
     value.catch(() => this.entries.delete(chatbotId));

@@ -194,8 +194,18 @@ export type LimitsPort = Pick<
 
 /** See {@link RuntimeContext.bots}. */
 export interface BotsPort {
-  /** A bot and its files (newest first), or undefined when no bot has this id. */
-  get(chatbotId: string): Promise<{ bot: Chatbot; files: ChatbotFile[] } | undefined>;
+  /**
+   * A bot, its files (newest first) and its owner's plan and expiry (for `isPaid`,
+   * engine/auth/profiles.ts), or undefined when no bot has this id.
+   */
+  get(chatbotId: string): Promise<
+    | {
+        bot: Chatbot;
+        files: ChatbotFile[];
+        owner: { plan: string | null; expires_at: Date | string | null };
+      }
+    | undefined
+  >;
 }
 
 /** One message of a completion request. */

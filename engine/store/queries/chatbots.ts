@@ -7,6 +7,32 @@ export async function findChatbot(db: Kysely<Database>, id: string): Promise<Cha
   return db.selectFrom('chatbots').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** An owner's plan and expiry (spec 001 §3), as engine/auth/profiles.ts `isPaid` reads them. */
+export interface OwnerPlan {
+  plan: string | null;
+  expires_at: Date | string | null;
+}
+
+/**
+ * A bot and its owner's plan in one query (the turn's bot cache: whether the bot may answer is
+ * known without another query), or undefined.
+ */
+export async function findChatbotWithPlan(
+  db: Kysely<Database>,
+  id: string,
+): Promise<{ bot: Chatbot; owner: OwnerPlan } | undefined> {
+  const row = await db
+    .selectFrom('chatbots')
+    .leftJoin('user_profiles', 'user_profiles.user_id', 'chatbots.user_id')
+    .selectAll('chatbots')
+    .select(['user_profiles.plan as owner_plan', 'user_profiles.expires_at as owner_expires_at'])
+    .where('chatbots.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { owner_plan, owner_expires_at, ...bot } = row;
+  return { bot: bot as Chatbot, owner: { plan: owner_plan ?? null, expires_at: owner_expires_at ?? null } };
+}
+
 /** A bot by id that belongs to `userId`, or undefined (so other owners' ids are not confirmed). */
 export async function findOwnedChatbot(
   db: Kysely<Database>,
