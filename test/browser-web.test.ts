@@ -333,8 +333,12 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
     const errors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(e.message));
+    // The island's script is held until the visitor has tapped and typed (not a timer: a slow CI
+    // machine types slower than any fixed delay).
+    let release!: () => void;
+    const typed = new Promise<void>((r) => (release = r));
     await page.route('**/site/ialanding-island-*.js', async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
+      await typed;
       await route.continue();
     });
     await page.goto(`${base}/ialanding/${DEMO_SLUG}`, { waitUntil: 'commit' });
@@ -346,6 +350,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('web channel scr
     const box = page.getByLabel('Escribe tu mensaje...');
     await box.pressSequentially('¿Tenéis la carta?');
     expect(await page.locator('[data-ready="true"]').count()).toBe(0);
+    release();
     await page.locator('[data-testid="ialanding"][data-ready="true"]').waitFor();
     // Once live, the tapped card shows its photo.
     const content = page.getByTestId('ialanding-content');
