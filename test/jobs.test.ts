@@ -401,4 +401,38 @@ describe.each(DIALECTS)('scheduled jobs on %s', (kind) => {
     expect(rows).toEqual([{ ok: 1 }]);
     expect((await store.raw.executeSql('SELECT 2 AS two; SELECT 3 AS three')).rows).toEqual([{ three: 3 }]);
   });
+  it('stays quiet while idle: one look for due jobs per interval for all queues, not a poll per queue', async () => {
+    // Statements the queue runs, counted on a store whose raw SQL goes through this wrapper.
+    const statements: string[] = [];
+    const counted: Store = {
+      ...store,
+      raw: {
+        executeSql: (text, values) => {
+          // pg-boss's own cron queue (`__pgboss__send-it`) is its business, not this queue's.
+          if (!String(values?.[0] ?? '').startsWith('__pgboss__')) statements.push(text);
+          return store.raw.executeSql(text, values);
+        },
+      },
+    };
+    const idle = { pollIntervalMs: 1000, leaseCheckSeconds: 15 }; // the app's lease checks
+    const jobs = queue(idle, counted);
+    for (const name of ['test.idle-a', 'test.idle-b', 'test.idle-c'])
+      jobs.register(defineJob({ name, data: Note }), async () => {});
+    await jobs.start();
+    // A restart finds the queues as defined: nothing is written for them.
+    await jobs.stop();
+    const again = queue(idle, counted);
+    for (const name of ['test.idle-a', 'test.idle-b', 'test.idle-c'])
+      again.register(defineJob({ name, data: Note }), async () => {});
+    statements.length = 0;
+    await again.start();
+    expect(statements.filter((s) => /create_queue|UPDATE \S+\.queue/.test(s))).toEqual([]);
+    await sleep(500);
+    statements.length = 0;
+    await sleep(3000);
+    // Three queues polled every second were nine statements in 3 s; the clock's look is three
+    // (pg-boss's own timers add at most one or two).
+    expect(statements.length).toBeLessThanOrEqual(5);
+    expect(statements.filter((s) => s.includes('min(start_after)')).length).toBeGreaterThanOrEqual(2);
+  });
 });

@@ -83,19 +83,17 @@ async function serve(options: ServeOptions): Promise<void> {
     await app.close().catch(() => {});
     throw err;
   }
+  // `charla start` seeds before it listens (the banner's demo must exist when the URL is printed);
+  // `charla serve` listens first and reads the banner's demo afterwards: answering does not need it.
   let demoBotId: string | undefined;
-  if (options.seed) {
-    const outcome = await seedDemo(app, (line) => log.info(`seed: ${line}`));
-    demoBotId = outcome.bot.id;
-  } else {
-    demoBotId = await findDemoBotId(app);
-  }
+  if (options.seed) demoBotId = (await seedDemo(app, (line) => log.info(`seed: ${line}`))).bot.id;
   const address = await server.listen({ port, host: options.host });
   const url = address.replace('[::1]', 'localhost');
   app.setBaseUrl(config.publicUrl ?? url);
   const infoFile = serverInfoPath(config.dataDir);
   writeFileSync(infoFile, JSON.stringify({ url, pid: process.pid, store: app.store.kind }), { mode: 0o600 });
 
+  if (!options.seed) demoBotId = await findDemoBotId(app);
   const demoOwner = await findOwnerByEmail(app.store.db, DEMO_EMAIL);
   const lines = [
     '',

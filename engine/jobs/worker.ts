@@ -3,7 +3,9 @@
  * `FOR UPDATE SKIP LOCKED`, so each job goes to one process), runs up to `concurrency` handlers
  * at once, and settles each job by itself with `complete` or `fail` (pg-boss then schedules the
  * retry). It replaces pg-boss's `work()` loop, which waits a whole polling interval after every
- * batch and settles a batch as one (README, decisions: "Scheduled jobs").
+ * batch and settles a batch as one (README, decisions: "Scheduled jobs"). It does not poll while
+ * nothing is due (issue 25: pg-boss polled every queue every second, which a single-connection
+ * PGlite felt): the job queue's clock (engine/jobs/index.ts) tells it when a job is due.
  */
 import type PgBoss from 'pg-boss';
 import { type Logger, scrubTokens } from '../logger.ts';
@@ -24,9 +26,15 @@ export class JobAbandoned extends Error {
 
 /** Options of {@link QueueWorker}. */
 export interface QueueWorkerOptions {
-  /** Time between looks for due jobs while none are waiting, ms. */
+  /**
+   * Longest wait for free handler slots before looking again, ms. While no job is due the worker
+   * does not poll: it waits for {@link QueueWorker.notify} or {@link QueueWorker.dueAt} (the
+   * job queue's clock, a local send, a retry).
+   */
   pollIntervalMs: number;
   log: Logger;
+  /** Called after a failed attempt was recorded (its retry is due later: the clock should look). */
+  onFailed?: () => void;
 }
 
 export class QueueWorker {
@@ -46,6 +54,8 @@ export class QueueWorker {
   /** The last fetch filled every free slot: the loop waits for slots to free up, not for due jobs. */
   #waitingForSlot = false;
   #loop: Promise<void> | null = null;
+  /** The earliest time a job is known to be due (epoch ms), with its timer. */
+  #due: { at: number; timer: NodeJS.Timeout } | null = null;
 
   constructor(
     boss: PgBoss,
@@ -64,9 +74,29 @@ export class QueueWorker {
     this.#loop ??= this.#run();
   }
 
-  /** Looks for due jobs now instead of at the next interval (a job was just sent here). */
+  /** Looks for due jobs now (a job was just sent here, or the clock saw one due). */
   notify(): void {
     if (!this.#waitingForSlot) this.#wake?.();
+  }
+
+  /**
+   * A job becomes due at `at` (epoch ms): the worker looks then, without polling meanwhile. Only
+   * the earliest such time is kept; a time already past looks now.
+   */
+  dueAt(at: number): void {
+    const wait = at - Date.now();
+    if (wait <= 0) {
+      this.notify();
+      return;
+    }
+    if (this.#due && this.#due.at <= at) return;
+    if (this.#due) clearTimeout(this.#due.timer);
+    const timer = setTimeout(() => {
+      if (this.#due?.timer === timer) this.#due = null;
+      this.notify();
+    }, wait);
+    timer.unref();
+    this.#due = { at, timer };
   }
 
   /**
@@ -75,6 +105,8 @@ export class QueueWorker {
    */
   async stop(graceMs: number): Promise<void> {
     this.#stopping = true;
+    if (this.#due) clearTimeout(this.#due.timer);
+    this.#due = null;
     this.#wake?.();
     await this.#loop;
     const running = [...this.#running.values()];
@@ -115,8 +147,11 @@ export class QueueWorker {
       // freed slot would cost a statement per job), or after the polling interval at the latest.
       this.#waitingForSlot = free === 0 || claimed === free;
       if (this.#waitingForSlot && this.#enoughFree()) continue;
+      // Waiting for slots: look again when half are free, or after the interval at the latest.
+      // Nothing due: no polling; the clock, a local send or a known due time wakes the loop.
+      const waitForSlot = this.#waitingForSlot;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#options.pollIntervalMs);
+        const timer = waitForSlot ? setTimeout(resolve, this.#options.pollIntervalMs) : undefined;
         this.#wake = () => {
           clearTimeout(timer);
           resolve();
@@ -199,6 +234,7 @@ export class QueueWorker {
       }
       // Stored in the job's row for whoever looks: no Bot API token (a network error's URL has it).
       await this.#boss.fail(name, job.id, { name: error.name, message: scrubTokens(error.message) });
+      this.#options.onFailed?.();
       if (job.retryCount >= job.retryLimit)
         log.error({ ...context, err: error }, 'job failed for good: no retries left');
       else log.warn({ ...context, err: error }, 'job attempt failed; it will be retried');
