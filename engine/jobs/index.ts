@@ -253,8 +253,7 @@ export class JobQueue {
       options.transaction ? { db: kyselyDb(options.transaction) } : {},
     );
     const worker = this.#workers.get(definition.name);
-    if (worker && !options.transaction)
-      for (const item of items) worker.dueAt(item.runAt?.getTime() ?? 0);
+    if (worker && !options.transaction) for (const item of items) worker.dueAt(item.runAt?.getTime() ?? 0);
     else if (worker) this.#lookSoon();
   }
 
