@@ -13,7 +13,7 @@
  * `@whiskeysockets/baileys` stays external too (its WebAssembly and protobuf files sit beside it; the
  * WhatsApp adapter imports it only when a bot has a linked device, so start-up never pays for it).
  */
-import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,17 +44,30 @@ export function bundleIsStale() {
   }
 }
 
-/** Builds dist/charla.mjs (atomically: a concurrent start never loads half a file). */
+/** Chunks older than this are removed by a build that no longer makes them (ms). */
+const CHUNK_MAX_AGE_MS = 24 * 3600 * 1000;
+
+/**
+ * Builds dist/charla.mjs and its chunks (atomically: a concurrent start never loads half a file).
+ * What a start does not need (a module reached only through `import()`: the LLM SDK, the mailer, the
+ * page renderer…) goes to a chunk `dist/charla-chunk-<hash>.mjs`, read when first used (issue 25:
+ * cold start). Chunks sit next to the entry so `import.meta.url` means the same in both. A chunk
+ * is removed only once a day old and not part of the new build: a process started from an older
+ * build may still load its chunks.
+ */
 export async function buildBundle() {
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [join(root, 'cli', 'main.ts')],
+    entryPoints: { charla: join(root, 'cli', 'main.ts') },
     bundle: true,
+    splitting: true,
+    chunkNames: 'charla-chunk-[hash]',
+    outExtension: { '.js': '.mjs' },
     platform: 'node',
     format: 'esm',
     target: 'node20',
     write: false,
-    outfile: BUNDLE,
+    outdir: dirname(BUNDLE),
     sourcemap: 'linked',
     // Stack traces map to cli/, engine/… file and line; the sources themselves are in the checkout, so
     // the map leaves them out: Node reads and parses the whole map at start-up (20 MB with them, 5 MB without).
@@ -81,10 +94,22 @@ export async function buildBundle() {
     },
   });
   mkdirSync(dirname(BUNDLE), { recursive: true });
-  for (const file of result.outputFiles) {
+  // Chunks first, the entry last: a start never loads an entry whose chunks are not there yet.
+  const files = [...result.outputFiles].sort((a, b) => Number(a.path === BUNDLE) - Number(b.path === BUNDLE));
+  for (const file of files) {
     const tmp = `${file.path}.${process.pid}.tmp`;
     writeFileSync(tmp, file.contents);
     renameSync(tmp, file.path);
+  }
+  const made = new Set(files.map((f) => f.path));
+  for (const name of readdirSync(dirname(BUNDLE))) {
+    const path = join(dirname(BUNDLE), name);
+    if (!name.startsWith('charla-chunk-') || made.has(path)) continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > CHUNK_MAX_AGE_MS) rmSync(path, { force: true });
+    } catch {
+      // removed meanwhile by another build
+    }
   }
 }
 

@@ -9,7 +9,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../logger.ts';
 import { LANG_CODES, type LangCode } from '../schemas.ts';
 
@@ -171,11 +171,15 @@ export function createMailer(options: {
   outboxDir: string;
   log: Logger;
 }): Mailer {
+  // nodemailer is loaded at the first mail, not at start-up (issue 25: cold start).
+  let transporter: Promise<Transporter> | undefined;
+  const transport = (settings: string | Record<string, unknown>) =>
+    (transporter ??= import('nodemailer').then((m) => m.default.createTransport(settings)));
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    const smtpUrl = options.smtpUrl;
     return {
       async send(mail) {
-        await transport.sendMail({
+        await (await transport(smtpUrl)).sendMail({
           from: options.from,
           to: mail.to,
           subject: mail.subject,
@@ -186,9 +190,9 @@ export function createMailer(options: {
       },
     };
   }
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
+      const stream = await transport({ streamTransport: true, buffer: true, newline: 'unix' });
       const info = await stream.sendMail({
         from: options.from,
         to: mail.to,

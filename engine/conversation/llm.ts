@@ -5,7 +5,7 @@
  * With plugin tools, the client runs the function calls the model asks for and asks again, for at
  * most {@link MAX_TOOL_ROUNDS} rounds, then requires a plain answer.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { FunctionToolDefinition } from '../registry/tools.ts';
 import type { ChatMessage } from './prompt.ts';
@@ -42,6 +42,8 @@ export interface LlmClient {
    *   or an Error when the model returns no text.
    */
   complete(messages: ChatMessage[], options?: CompleteOptions): Promise<string>;
+  /** Loads what the first `complete` needs (the SDK), so the first follower does not wait for it. */
+  warm?(): Promise<void>;
 }
 
 /** Settings of {@link createOpenAiClient}. */
@@ -70,13 +72,23 @@ function toolContent(result: Awaited<ReturnType<LlmTools['run']>>): string {
 
 /** An {@link LlmClient} on the `openai` SDK. */
 export function createOpenAiClient(settings: OpenAiSettings): LlmClient {
-  const client = new OpenAI({
-    apiKey: settings.apiKey,
-    ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
-    timeout: settings.timeoutMs,
-    maxRetries: settings.maxRetries,
-  });
+  // The SDK is loaded at the first turn, not at start-up (issue 25: cold start); `charla serve`
+  // warms it once the port is open (see {@link LlmClient.warm}).
+  let client: Promise<OpenAI> | undefined;
+  const sdk = () =>
+    (client ??= import('openai').then(
+      ({ default: OpenAIClient }) =>
+        new OpenAIClient({
+          apiKey: settings.apiKey,
+          ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+          timeout: settings.timeoutMs,
+          maxRetries: settings.maxRetries,
+        }),
+    ));
   return {
+    async warm() {
+      await sdk();
+    },
     model: settings.model,
     async complete(messages, options = {}) {
       const conversation: ChatCompletionMessageParam[] = [...messages];
@@ -87,7 +99,7 @@ export function createOpenAiClient(settings: OpenAiSettings): LlmClient {
         // After MAX_TOOL_ROUNDS the tools stay declared (the history refers to them) but the
         // model must answer in words.
         const mustAnswer = round >= MAX_TOOL_ROUNDS;
-        const stream = await client.chat.completions.create(
+        const stream = await (await sdk()).chat.completions.create(
           {
             model: settings.model,
             messages: conversation,
