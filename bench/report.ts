@@ -46,8 +46,12 @@ export function table(rows: string[][]): string {
 
 export function report(store: StoreName, charla: Measured, floor: Measured, replyBytes: number): string {
   const ratio = charla.max.rate / floor.max.rate;
+  const ofFloor = GOAL.ofFloor[store];
+  // Issue 25: ≥ 1,000 msg/s on PostgreSQL where the floor allows it (its half reaches 1,000);
+  // the p99 goal is PostgreSQL's too. PGlite has its share of the floor only.
+  const rateApplies = store === 'postgres' && floor.max.rate * GOAL.ofFloor.postgres >= GOAL.rate;
   const rateOk = charla.max.rate >= GOAL.rate;
-  const ratioOk = ratio >= GOAL.ofFloor;
+  const ratioOk = ratio >= ofFloor;
   const p99Ok = charla.steady.p99 < GOAL.p99;
   const bad = (r: LoadResult) => r.errors + r.timeouts + r.non2xx + r.mismatches;
   const both = (f: (m: Measured) => string) => [f(charla), f(floor)];
@@ -57,7 +61,7 @@ export function report(store: StoreName, charla: Measured, floor: Measured, repl
       `(a) msgs/s, ${MAX_CONNECTIONS} connections`,
       ...both((m) => fmtRate(m.max.rate)),
       fmtPct(ratio),
-      `≥ ${fmtRate(GOAL.rate)} ${mark(rateOk)}   ≥ ${fmtPct(GOAL.ofFloor)} of floor ${mark(ratioOk)}`,
+      `${rateApplies ? `≥ ${fmtRate(GOAL.rate)} ${mark(rateOk)}   ` : ''}≥ ${fmtPct(ofFloor)} of floor ${mark(ratioOk)}`,
     ],
     ['    latency p50 / p99', ...both((m) => `${fmtMs(m.max.p50)} / ${fmtMs(m.max.p99)}`), '', ''],
     [
@@ -70,7 +74,7 @@ export function report(store: StoreName, charla: Measured, floor: Measured, repl
       `    p99 at ${STEADY_RATE} msgs/s`,
       ...both((m) => fmtMs(m.steady.p99)),
       '',
-      `< ${GOAL.p99} ms ${mark(p99Ok)}`,
+      store === 'postgres' ? `< ${GOAL.p99} ms ${mark(p99Ok)}` : '',
     ],
     ['    max', ...both((m) => fmtMs(m.steady.max)), '', ''],
     [

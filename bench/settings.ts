@@ -11,7 +11,15 @@ export const CPU_PROF = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_C
 export const MAX_CONNECTIONS = 50;
 export const STEADY_RATE = 500;
 export const STEADY_CONNECTIONS = 10;
-export const GOAL = { rate: 1000, ofFloor: 0.4, p99: 25, coldStart: 1500 };
+export const GOAL = {
+  /** msg/s on PostgreSQL, where the floor allows it (half the floor's rate reaches it). */
+  rate: 1000,
+  /** Charla's share of the floor's msg/s on each store (issue 25). */
+  ofFloor: { postgres: 0.5, pglite: 0.3 } as Record<'pglite' | 'postgres', number>,
+  /** p99 at a steady 500 msg/s over 10 connections, ms, on PostgreSQL. */
+  p99: 25,
+  coldStart: 1500,
+};
 /** Matches no keyword of the demo files, so every turn calls the LLM. */
 export const MESSAGE = '¿A qué hora abrís el sábado?';
 
