@@ -5,7 +5,7 @@
 import { type CharlaConfig, ConfigError, loadConfig } from '../engine/config.ts';
 import { AppError } from '../engine/errors.ts';
 import { createLogger, type Logger } from '../engine/logger.ts';
-import { DataDirBusyError } from '../engine/store/connect.ts';
+import { DataDirBusyError } from '../engine/store/data-dir-lock.ts';
 import { type CharlaApp, createApp } from './app.ts';
 
 /** Exit codes of every command (also in `charla --help`). */

@@ -10,7 +10,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DataDirBusyError, dataDirHolder, openStore } from '../engine/store/connect.ts';
+import { openStore } from '../engine/store/connect.ts';
+import { DataDirBusyError, dataDirHolder } from '../engine/store/data-dir-lock.ts';
 import { testDataDir } from './helpers/db.ts';
 
 const LINUX = existsSync('/proc/self/stat');

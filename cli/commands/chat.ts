@@ -15,7 +15,7 @@ import { OPERATOR_HEADER, operatorToken } from '../../engine/operator.ts';
 import type { TurnResult } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
 import { resolveSecret, SecretBox } from '../../engine/secrets.ts';
-import { dataDirHolder } from '../../engine/store/connect.ts';
+import { dataDirHolder } from '../../engine/store/data-dir-lock.ts';
 import { findChatbot } from '../../engine/store/queries/chatbots.ts';
 import { CliError, EXIT, withApp } from '../util.ts';
 import { serverInfoPath } from './serve.ts';

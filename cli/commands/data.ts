@@ -26,7 +26,8 @@ import {
 } from '../../engine/schemas.ts';
 import { resolveSecret } from '../../engine/secrets.ts';
 import { publicFileUrl } from '../../engine/storage/index.ts';
-import { DataDirBusyError, openStore } from '../../engine/store/connect.ts';
+import { openStore } from '../../engine/store/connect.ts';
+import { DataDirBusyError } from '../../engine/store/data-dir-lock.ts';
 import { migratePlugins, migrateToLatest } from '../../engine/store/migrate.ts';
 import { findChatbot, insertChatbot, listChatbots } from '../../engine/store/queries/chatbots.ts';
 import { findFile, listFiles, listOwnerFileKeys } from '../../engine/store/queries/files.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../engine/config.ts';
 import { createLogger, type Logger } from '../../engine/logger.ts';
-import { DataDirBusyError } from '../../engine/store/connect.ts';
+import { DataDirBusyError } from '../../engine/store/data-dir-lock.ts';
 import { findOwnerByEmail } from '../../engine/store/queries/owners.ts';
 import { createApp } from '../app.ts';
 import { ensureDashboardBuilt, ensureSiteBuilt, ensureWidgetBuilt } from '../dashboard.ts';
