@@ -38,17 +38,27 @@
  *   checks report their failures as `error` events, logged here (at `warn` while the database is
  *   unreachable) and retried at their next interval.
  */
-import { CompiledQuery, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import PgBoss from 'pg-boss';
-import { v5 as uuidv5 } from 'uuid';
 import type { z } from 'zod';
 import type { Logger } from '../logger.ts';
-import type { RawSql, Store } from '../store/connect.ts';
+import type { Store } from '../store/connect.ts';
 import type { Database } from '../store/database.ts';
 import { isDatabaseUnavailable } from '../store/errors.ts';
+import {
+  jobOptions,
+  jobsSchemaOf,
+  keyId,
+  kyselyDb,
+  type QueueRow,
+  sameJson,
+  TrackedSql,
+} from './boss-sql.ts';
+import { DueClock } from './clock.ts';
 import type { JobHandler, ResolvedDefinition } from './definition.ts';
 import { type CommandResponse, QueueWorker } from './worker.ts';
 
+export { jobsSchemaOf } from './boss-sql.ts';
 export {
   defineJob,
   JOB_DEFAULTS,
@@ -58,9 +68,6 @@ export {
   type ResolvedDefinition,
 } from './definition.ts';
 export { JobAbandoned } from './worker.ts';
-
-/** Namespace of the ids derived from job keys (UUID v5). */
-const KEY_NAMESPACE = 'f3b9c1de-6a47-5b52-9c1e-6a1c0c7a4d21';
 
 /** Options of {@link JobQueue}. */
 export interface JobQueueOptions {
@@ -131,9 +138,8 @@ export class JobQueue {
   readonly #readyQueues = new Set<string>();
   readonly #sql: TrackedSql;
   readonly #schema: string;
-  /** The clock's timer, and whether a look is under way (see {@link JobQueue.#look}). */
-  #clock: NodeJS.Timeout | null = null;
-  #looking: Promise<void> | null = null;
+  /** Tells the workers when their next job is due (engine/jobs/clock.ts). */
+  #clock: DueClock | null = null;
   #started: Promise<void> | null = null;
   #stopped = false;
 
@@ -197,12 +203,21 @@ export class JobQueue {
         const worker = new QueueWorker(this.#boss, definition, handler, {
           pollIntervalMs: this.#options.pollIntervalMs,
           log: this.#options.log.child({ component: 'jobs', queue: definition.name }),
-          onFailed: () => this.#lookSoon(),
+          onFailed: () => this.#clock?.lookSoon(),
         });
         this.#workers.set(definition.name, worker);
         worker.start();
       }
-      if (this.#workers.size > 0) this.#lookSoon();
+      if (this.#workers.size > 0) {
+        this.#clock = new DueClock({
+          sql: this.#sql,
+          schema: this.#schema,
+          workers: this.#workers,
+          intervalMs: this.#options.pollIntervalMs,
+          log: this.#options.log,
+        });
+        this.#clock.lookSoon();
+      }
     })();
     return this.#started;
   }
@@ -254,7 +269,7 @@ export class JobQueue {
     );
     const worker = this.#workers.get(definition.name);
     if (worker && !options.transaction) for (const item of items) worker.dueAt(item.runAt?.getTime() ?? 0);
-    else if (worker) this.#lookSoon();
+    else if (worker) this.#clock?.lookSoon();
   }
 
   /**
@@ -319,8 +334,7 @@ export class JobQueue {
     this.#stopped = true;
     if (!this.#started) return;
     await this.#started.catch(() => {});
-    if (this.#clock) clearTimeout(this.#clock);
-    await this.#looking;
+    await this.#clock?.stop();
     await Promise.all([...this.#workers.values()].map((w) => w.stop(this.#options.stopGraceMs)));
     await this.#boss.stop({ graceful: true, close: false, wait: true, timeout: 1000 });
     await this.#sql.close();
@@ -340,44 +354,6 @@ export class JobQueue {
       );
     await this.#started;
     await this.#ensureQueue(definition);
-  }
-
-  /**
-   * Looks for the next due time of every queue run here, in one statement, and tells each worker
-   * (issue 25: instead of each queue polling every second). Runs every `pollIntervalMs`; a failed
-   * look is logged and the next one tries again.
-   */
-  async #look(): Promise<void> {
-    const names = [...this.#workers.keys()];
-    try {
-      const { rows } = await this.#sql.executeSql(
-        `SELECT name, (EXTRACT(EPOCH FROM min(start_after)) * 1000)::float8 AS due_at FROM ${this.#schema}.job ` +
-          `WHERE name IN (${names.map((_, i) => `$${i + 1}`).join(', ')}) AND state < 'active' GROUP BY name`,
-        names,
-      );
-      for (const row of rows as { name: string; due_at: number | string }[])
-        this.#workers.get(row.name)?.dueAt(Number(row.due_at));
-    } catch (err) {
-      if (!this.#stopped) this.#options.log.warn({ err }, 'jobs: could not look for due jobs; trying again');
-    }
-  }
-
-  /** Runs the clock's look now, then every `pollIntervalMs` (one look at a time). */
-  #lookSoon(): void {
-    if (this.#stopped || this.#workers.size === 0) return;
-    if (this.#clock) clearTimeout(this.#clock);
-    this.#clock = null;
-    const run = async () => {
-      await this.#looking;
-      if (this.#stopped) return;
-      this.#looking = this.#look();
-      await this.#looking;
-      this.#looking = null;
-      if (this.#stopped) return;
-      this.#clock = setTimeout(() => this.#lookSoon(), this.#options.pollIntervalMs);
-      this.#clock.unref();
-    };
-    void run();
   }
 
   /**
@@ -411,116 +387,5 @@ export class JobQueue {
       this.#queues.set(definition.name, created);
     }
     return created;
-  }
-}
-
-/** A queue as pg-boss's `getQueues` reads it (pg-boss 10 src/plans.js `getQueues`). */
-interface QueueRow {
-  name: string;
-  retryLimit?: number;
-  retryDelay?: number;
-  retryBackoff?: boolean;
-  expireInSeconds?: number;
-}
-
-/** True when two JSON values (as stored in pg-boss's json columns) are the same, key order aside. */
-function sameJson(a: unknown, b: unknown): boolean {
-  const canonical = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(canonical)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.entries(v as Record<string, unknown>)
-              .filter(([, x]) => x !== undefined)
-              .sort(([x], [y]) => x.localeCompare(y))
-              .map(([k, x]) => [k, canonical(x instanceof Date ? x.toISOString() : x)]),
-          )
-        : v;
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
-}
-
-/** pg-boss's schema for a store whose tables are in `storeSchema`. */
-export function jobsSchemaOf(storeSchema: string): string {
-  return storeSchema === 'public' ? 'pgboss' : `${storeSchema}_pgboss`;
-}
-
-/** The job id a key maps to (UUID v5 of queue and key). */
-function keyId(queue: string, key: string): string {
-  return uuidv5(`${queue}\u0000${key}`, KEY_NAMESPACE);
-}
-
-/** pg-boss's per-job options from a definition and a send's options. */
-function jobOptions(
-  definition: ResolvedDefinition,
-  options: Pick<SendOptions, 'runAt' | 'key' | 'retryLimit'>,
-): PgBoss.SendOptions {
-  return {
-    retryLimit: options.retryLimit ?? definition.retryLimit,
-    retryDelay: definition.retryDelaySeconds,
-    retryBackoff: definition.retryBackoff,
-    expireInSeconds: definition.leaseSeconds,
-    ...(options.runAt ? { startAfter: options.runAt } : {}),
-    // The key also goes in singleton_key, which a standard queue does not constrain: it is there
-    // for the handler (`job.key`) and for whoever reads the table.
-    ...(options.key !== undefined
-      ? { id: keyId(definition.name, options.key), singletonKey: options.key }
-      : {}),
-  };
-}
-
-/** pg-boss's `db` adapter over a Kysely transaction (both dialects run one statement with params). */
-function kyselyDb(transaction: Transaction<Database>): PgBoss.Db {
-  return {
-    async executeSql(text: string, values: unknown[]) {
-      const result = await transaction.executeQuery(CompiledQuery.raw(text, values ?? []));
-      return { rows: result.rows as unknown[] };
-    },
-  };
-}
-
-/** Prefix of pg-boss's own queues (its cron's `__pgboss__send-it`). */
-const INTERNAL_QUEUE = '__pgboss__';
-
-/**
- * `store.raw` as pg-boss's `db`, counting statements under way so `stop` can wait for them, and
- * refusing new ones once closed (pg-boss's timers may still fire once while it stops).
- *
- * pg-boss settles the jobs of its own cron queue without waiting for the statement (pg-boss 10
- * src/manager.js `watch`: `this.complete(…)` and `this.fail(…)` are not awaited), so a database
- * error there would be an unhandled rejection, which ends the process. Those statements (on a
- * `__pgboss__` queue, with the three values of complete and fail: name, ids, output) therefore
- * never fail: an error is logged and answered as "0 jobs settled"; the job stays claimed and its
- * lease check retries it (pg-boss's singleton key keeps a cron run from being created twice).
- */
-class TrackedSql implements PgBoss.Db {
-  readonly #raw: RawSql;
-  readonly #log: Logger;
-  readonly #running = new Set<Promise<unknown>>();
-  #closed = false;
-
-  constructor(raw: RawSql, log: Logger) {
-    this.#raw = raw;
-    this.#log = log;
-  }
-
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> {
-    if (this.#closed) return Promise.reject(new Error('jobs: the job queue is stopped'));
-    let run = this.#raw.executeSql(text, values);
-    if (values?.length === 3 && typeof values[0] === 'string' && values[0].startsWith(INTERNAL_QUEUE))
-      run = run.catch((err: unknown) => {
-        this.#log.warn(
-          { err, queue: values[0] },
-          'jobs: could not settle a pg-boss cron job; its lease retries it',
-        );
-        return { rows: [{ count: 0 }] };
-      });
-    this.#running.add(run);
-    void run.catch(() => {}).finally(() => this.#running.delete(run));
-    return run;
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    await Promise.allSettled([...this.#running]);
   }
 }

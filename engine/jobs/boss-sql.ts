@@ -1,0 +1,126 @@
+/**
+ * pg-boss's side of the job queue (engine/jobs/index.ts): its `db` adapters (the store's raw SQL,
+ * counted so `stop` can wait for it; a caller's Kysely transaction) and what start-up compares
+ * with the queues and schedules pg-boss has stored.
+ */
+import { CompiledQuery, type Transaction } from 'kysely';
+import type PgBoss from 'pg-boss';
+import { v5 as uuidv5 } from 'uuid';
+import type { Logger } from '../logger.ts';
+import type { RawSql } from '../store/connect.ts';
+import type { Database } from '../store/database.ts';
+import type { ResolvedDefinition } from './definition.ts';
+
+/** Namespace of the ids derived from job keys (UUID v5). */
+const KEY_NAMESPACE = 'f3b9c1de-6a47-5b52-9c1e-6a1c0c7a4d21';
+
+/** A queue as pg-boss's `getQueues` reads it (pg-boss 10 src/plans.js `getQueues`). */
+export interface QueueRow {
+  name: string;
+  retryLimit?: number;
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+}
+
+/** True when two JSON values (as stored in pg-boss's json columns) are the same, key order aside. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v as Record<string, unknown>)
+              .filter(([, x]) => x !== undefined)
+              .sort(([x], [y]) => x.localeCompare(y))
+              .map(([k, x]) => [k, canonical(x instanceof Date ? x.toISOString() : x)]),
+          )
+        : v;
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/** pg-boss's `db` adapter over a Kysely transaction (both dialects run one statement with params). */
+export function kyselyDb(transaction: Transaction<Database>): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      const result = await transaction.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: result.rows as unknown[] };
+    },
+  };
+}
+
+/** Prefix of pg-boss's own queues (its cron's `__pgboss__send-it`). */
+const INTERNAL_QUEUE = '__pgboss__';
+
+/**
+ * `store.raw` as pg-boss's `db`, counting statements under way so `stop` can wait for them, and
+ * refusing new ones once closed (pg-boss's timers may still fire once while it stops).
+ *
+ * pg-boss settles the jobs of its own cron queue without waiting for the statement (pg-boss 10
+ * src/manager.js `watch`: `this.complete(…)` and `this.fail(…)` are not awaited), so a database
+ * error there would be an unhandled rejection, which ends the process. Those statements (on a
+ * `__pgboss__` queue, with the three values of complete and fail: name, ids, output) therefore
+ * never fail: an error is logged and answered as "0 jobs settled"; the job stays claimed and its
+ * lease check retries it (pg-boss's singleton key keeps a cron run from being created twice).
+ */
+export class TrackedSql implements PgBoss.Db {
+  readonly #raw: RawSql;
+  readonly #log: Logger;
+  readonly #running = new Set<Promise<unknown>>();
+  #closed = false;
+
+  constructor(raw: RawSql, log: Logger) {
+    this.#raw = raw;
+    this.#log = log;
+  }
+
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> {
+    if (this.#closed) return Promise.reject(new Error('jobs: the job queue is stopped'));
+    let run = this.#raw.executeSql(text, values);
+    if (values?.length === 3 && typeof values[0] === 'string' && values[0].startsWith(INTERNAL_QUEUE))
+      run = run.catch((err: unknown) => {
+        this.#log.warn(
+          { err, queue: values[0] },
+          'jobs: could not settle a pg-boss cron job; its lease retries it',
+        );
+        return { rows: [{ count: 0 }] };
+      });
+    this.#running.add(run);
+    void run.catch(() => {}).finally(() => this.#running.delete(run));
+    return run;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.allSettled([...this.#running]);
+  }
+}
+
+/** pg-boss's schema for a store whose tables are in `storeSchema`. */
+export function jobsSchemaOf(storeSchema: string): string {
+  return storeSchema === 'public' ? 'pgboss' : `${storeSchema}_pgboss`;
+}
+
+/** The job id a key maps to (UUID v5 of queue and key). */
+export function keyId(queue: string, key: string): string {
+  return uuidv5(`${queue}\u0000${key}`, KEY_NAMESPACE);
+}
+
+/** pg-boss's per-job options from a definition and a send's options. */
+export function jobOptions(
+  definition: ResolvedDefinition,
+  options: { runAt?: Date | undefined; key?: string | undefined; retryLimit?: number | undefined },
+): PgBoss.SendOptions {
+  return {
+    retryLimit: options.retryLimit ?? definition.retryLimit,
+    retryDelay: definition.retryDelaySeconds,
+    retryBackoff: definition.retryBackoff,
+    expireInSeconds: definition.leaseSeconds,
+    ...(options.runAt ? { startAfter: options.runAt } : {}),
+    // The key also goes in singleton_key, which a standard queue does not constrain: it is there
+    // for the handler (`job.key`) and for whoever reads the table.
+    ...(options.key !== undefined
+      ? { id: keyId(definition.name, options.key), singletonKey: options.key }
+      : {}),
+  };
+}
