@@ -1,51 +1,33 @@
 /**
  * The conversation engine: `handleTurn` is the one path every follower message takes, whatever
- * its channel (DESIGN.md): idempotency → bot and history → plugin middleware → keyword matching →
- * empathy container → prompt → LLM (or the offline responder) → both messages stored in one
- * transaction.
+ * its channel (DESIGN.md). A turn is five named stages (engine/conversation/turn/), each with its
+ * own unit test (test/turn-stages.test.ts):
+ * 1. load: idempotency, the bot and its files (cached), history and what was sent or offered;
+ * 2. middleware: the plugins may answer, silence or rewrite the message;
+ * 3. match: the files the message asks for (SEND one, LIST several);
+ * 4. respond: the empathy container, then the LLM's answer (or the offline responder's);
+ * 5. persist: both messages stored in one statement, once per message id.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { buildEmpathyContainer } from '../empathy/index.ts';
-import { AppError, botNotFound } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { matchFiles } from '../matching/index.ts';
-import {
-  type InboundMessage,
-  type Registry,
-  type ToolCallRecord,
-  type TurnBot,
-  type TurnContext,
-  type TurnResult,
-  toolDefinitions,
-} from '../registry/index.ts';
-import {
-  type ArchivosBlock,
-  type Attachment,
-  type FileRef,
-  type HistoryItem,
-  languageCode,
-  MAX_MESSAGE_CHARS,
-} from '../schemas.ts';
-import { publicFileUrl } from '../storage/index.ts';
+import type { InboundMessage, Registry, TurnResult } from '../registry/index.ts';
+import { MAX_MESSAGE_CHARS } from '../schemas.ts';
 import { TurnSideEffects } from '../store/batcher.ts';
-import type { Chatbot, ChatbotFile, Database, InboundMeta, StoredTurnMeta } from '../store/database.ts';
-import { loadConversation, persistTurn, type StoredTurn } from '../store/queries/messages.ts';
+import type { Database } from '../store/database.ts';
+import type { StoredTurn } from '../store/queries/messages.ts';
 import { BotCache } from './cache.ts';
 import type { LlmClient } from './llm.ts';
-import { offlineReply } from './offline.ts';
-import { buildMessages, buildSystemPrompt } from './prompt.ts';
-import {
-  FAILURE_TEXTS,
-  fileSentence,
-  listOffer,
-  MEDIA_NAMES,
-  MEDIA_RECEIVED,
-  receivedKind,
-} from './texts.ts';
+import { type BotParts, turnBotOf } from './turn/bot-parts.ts';
+import { ANONYMOUS_FOLLOWER, HISTORY_LIMIT, loadTurn } from './turn/load.ts';
+import { matchStage } from './turn/match.ts';
+import { buildTurnContext, runMiddlewareStage } from './turn/middleware.ts';
+import { EMPTY_META, persist } from './turn/persist.ts';
+import { respond } from './turn/respond.ts';
 
-/** Messages of stored history sent to the LLM. */
-export const HISTORY_LIMIT = 12;
+export { ANONYMOUS_FOLLOWER, HISTORY_LIMIT, turnBotOf };
 
 /** What the engine needs. */
 export interface EngineDeps {
@@ -68,29 +50,10 @@ export interface TurnOptions {
   signal?: AbortSignal;
 }
 
-/** A file as the container and the chat clients see it. */
-function fileRef(f: ChatbotFile): FileRef {
-  return { id: f.id, file_name: f.file_name, file_type: f.file_type, keyword: f.keyword };
-}
-
-/** Anonymous web visitors share one follower id; their history is the client's, never the store's. */
-export const ANONYMOUS_FOLLOWER = 'anonymous';
-
-/** The bot as plugins see it (registry TurnBot): identity, language, clock and feature flags. */
-export function turnBotOf(bot: Chatbot): TurnBot {
-  return {
-    id: bot.id,
-    user_id: bot.user_id,
-    business_name: bot.business_name,
-    idioma: bot.idioma,
-    timezone: bot.timezone,
-    enable_audio: bot.enable_audio,
-    enable_web_search: bot.enable_web_search,
-    enable_reservations: bot.enable_reservations,
-    selected_voice_id: bot.selected_voice_id,
-  };
-}
-
+/**
+ * Answers followers' messages ({@link ConversationEngine.handleTurn}), with the bot cache it reads
+ * bots from and the batched side effects of stored turns (response counts, live-view events).
+ */
 export class ConversationEngine {
   readonly cache: BotCache;
   private readonly inflight = new Map<string, Promise<TurnResult>>();
@@ -151,269 +114,93 @@ export class ConversationEngine {
     return { ...result, duplicate: true };
   }
 
+  /** The five stages of one turn (see the module comment). */
   private async runTurn(inbound: InboundMessage, known: boolean, options: TurnOptions): Promise<TurnResult> {
-    const loaded = await this.cache.get(inbound.chatbotId);
-    if (!loaded) throw botNotFound();
-    const { bot, files } = loaded;
-    const lang = languageCode(bot.idioma);
-
-    const identified = inbound.follower.id !== ANONYMOUS_FOLLOWER;
-    const conversation = await loadConversation(this.deps.db, {
-      chatbotId: bot.id,
-      channel: inbound.channel,
-      userId: inbound.follower.id,
-      withHistory: identified,
-      messageId: known ? inbound.messageId : null,
-      limit: HISTORY_LIMIT,
-    });
-    if (conversation.stored) {
-      const result = this.fromStored(conversation.stored, inbound, files, lang, bot);
+    const { db, registry } = this.deps;
+    const load = await loadTurn({ db, cache: this.cache }, inbound, known);
+    const { loaded, parts, history } = load;
+    if (load.stored) {
+      const result = this.fromStored(load.stored, inbound, parts, loaded.bot);
       options.onToken?.(result.reply);
       return result;
     }
-    const history: HistoryItem[] =
-      inbound.history ??
-      conversation.history.map((r) => ({
-        role: r.sender === 'user' ? ('user' as const) : ('assistant' as const),
-        content: r.text,
-      }));
-    const lastMeta = conversation.lastMeta;
-    const sentBefore = [...new Set([...(lastMeta?.archivosEnviados ?? []), ...(inbound.sent ?? [])])]
-      .map((s) => files.find((f) => f.id === s || f.file_name === s)?.id)
-      .filter((id): id is string => Boolean(id));
-    const offered =
-      inbound.offered ??
-      (lastMeta?.archivos.action === 'LIST' ? lastMeta.archivos.lista.map((f) => f.id) : []);
 
-    const turn = this.turnContext(inbound, bot, files, history);
-    // Middleware may answer, silence (an owner took over) or rewrite the text (a transcript).
-    const decision = await this.deps.registry.runMiddleware(turn);
-    const originalText = inbound.text;
-    inbound = { ...inbound, text: decision.text.trim() };
-    turn.inbound = inbound;
-    const received = (inbound.attachments ?? []).map((a) => ({
-      kind: receivedKind(a.type),
-      channelFileId: a.channelFileId ?? null,
-      mime: a.mime ?? null,
-    }));
-    const mediaName = received[0] ? MEDIA_NAMES[lang][received[0].kind] : null;
-    const userText = inbound.text || (mediaName ? `[${mediaName}]` : '');
-    const userMeta: InboundMeta | null =
-      received.length > 0 || originalText !== userText || decision.stop?.kind === 'silent'
-        ? {
-            ...(received.length > 0 ? { received } : {}),
-            ...(originalText && originalText !== userText ? { originalText } : {}),
-            ...(decision.stop?.kind === 'silent'
-              ? { silent: { plugin: decision.stop.plugin, reason: decision.stop.reason } }
-              : {}),
-          }
-        : null;
-
-    if (decision.stop?.kind === 'silent') {
-      const { turn: stored, duplicate } = await persistTurn(this.deps.db, {
-        chatbotId: bot.id,
-        channel: inbound.channel,
-        userId: inbound.follower.id,
-        username: inbound.follower.username ?? null,
-        messageId: inbound.messageId,
-        userText,
-        userMeta,
-        botText: null,
-        meta: EMPTY_META,
-      });
-      if (duplicate) return this.fromStored(stored, inbound, files, lang, bot);
-      this.effects.record({
-        chatbotId: bot.id,
-        channel: inbound.channel,
-        userId: inbound.follower.id,
-        replies: 0,
-      });
-      return this.fromStored(stored, inbound, files, lang, bot, false);
-    }
-    const intercepted = decision.stop?.kind === 'reply' ? decision.stop : undefined;
-    // Media nobody turned into words: kept for the owner, and the follower is asked to write.
-    const wordless = !intercepted && !inbound.text;
-
-    const match =
-      intercepted || wordless ? null : matchFiles(inbound.text, files, { offered, sent: sentBefore });
-    const sending = match?.action === 'SEND' ? match.files[0]! : null;
-    const archivos: ArchivosBlock =
-      match?.action === 'LIST'
-        ? { action: 'LIST', lista: match.files.map(fileRef) }
-        : { action: sending ? 'SEND' : 'NONE', lista: sending ? [fileRef(sending)] : [] };
-    const sentIds = sending && !sentBefore.includes(sending.id) ? [...sentBefore, sending.id] : sentBefore;
-    const alreadySent = (match?.alreadySent ?? []).map(fileRef);
-    const container = buildEmpathyContainer({
-      message: userText,
-      history,
-      lang,
-      files: files.map(fileRef),
-      sentIds,
-      mentioned: sending ? fileRef(sending) : (alreadySent[0] ?? null),
-      alreadySent,
-      archivos,
-      businessName: bot.business_name,
-      now: turn.now,
-      timezone: bot.timezone,
+    const turn = buildTurnContext(inbound, parts, history, {
+      adapter: registry.adapters.get(inbound.channel),
+      offline: this.deps.llm === null,
+      now: this.now(),
     });
-
-    const attachment: Attachment | null = sending
-      ? {
-          url: publicFileUrl(sending.file_url, this.deps.baseUrl()),
-          type: sending.file_type,
-          name: sending.file_name,
-          mime: sending.mime_type,
-          fileId: sending.id,
-          caption: fileSentence(lang, sending.file_type, inbound.messageId),
-        }
-      : null;
-
-    let reply: string;
-    let failed = false;
-    const toolCalls: ToolCallRecord[] = [];
-    const offline = !intercepted && !wordless && this.deps.llm === null;
-    if (intercepted) {
-      reply = intercepted.reply;
-      options.onToken?.(reply);
-    } else if (wordless) {
-      reply = MEDIA_RECEIVED[lang].replace('{media}', mediaName ?? MEDIA_NAMES[lang].other);
-      options.onToken?.(reply);
-    } else if (this.deps.llm) {
-      try {
-        const runner = this.deps.registry.toolRunner(turn, toolCalls);
-        const fragments = await this.deps.registry.promptFragments(turn.bot);
-        const system = buildSystemPrompt({ bot, lang, files, fragments, container });
-        reply = await this.deps.llm.complete(buildMessages(system, history, inbound.text), {
-          ...(options.onToken ? { onToken: options.onToken } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(runner.available.length > 0
-            ? {
-                tools: {
-                  definitions: toolDefinitions(runner.available.map((tool) => ({ tool }))),
-                  run: (name: string, input: unknown) => runner.run(name, input),
-                },
-              }
-            : {}),
-        });
-      } catch (err) {
-        failed = true;
-        this.deps.log.warn(
-          { err, chatbotId: bot.id, model: this.deps.llm.model },
-          'LLM failed; the follower gets the failure text',
-        );
-        reply = FAILURE_TEXTS[lang];
-        options.onToken?.(reply);
-      }
-    } else {
-      reply = (await this.offlineDialogue(turn, toolCalls)) ?? '';
-      if (!reply) {
-        reply = offlineReply({
-          lang,
-          businessName: bot.business_name,
-          businessDescription: bot.business_description,
-          message: inbound.text,
-          files,
-          container,
-          firstTurn: history.length === 0,
-        });
-        if (!reply && attachment) reply = attachment.caption;
-      }
-      emitInPieces(reply, options.onToken);
-    }
-    if (archivos.action === 'LIST' && !failed) {
-      const offer = listOffer(
-        lang,
-        archivos.lista.map((f) => f.file_name),
-      );
-      const suffix = reply.trim() ? `\n\n${offer}` : offer;
-      reply = `${reply.trimEnd()}${suffix}`;
-      options.onToken?.(suffix);
-    }
-
-    const meta: StoredTurnMeta = {
-      attachment,
-      archivosEnviados: sentIds,
-      archivos,
-      offline,
-      failed,
-      ...(toolCalls.length > 0 ? { tools: toolCalls } : {}),
-    };
-    const { turn: stored, duplicate } = await persistTurn(this.deps.db, {
-      chatbotId: bot.id,
+    const middleware = await runMiddlewareStage(registry, turn, parts.lang);
+    inbound = middleware.inbound;
+    const stored = {
+      chatbotId: loaded.bot.id,
       channel: inbound.channel,
       userId: inbound.follower.id,
       username: inbound.follower.username ?? null,
       messageId: inbound.messageId,
-      userText,
-      userMeta,
-      botText: reply,
-      meta,
+      userText: middleware.userText,
+      userMeta: middleware.userMeta,
+    };
+    if (middleware.stop?.kind === 'silent') {
+      const saved = await persist(
+        { db, effects: this.effects },
+        { ...stored, botText: null, meta: EMPTY_META },
+      );
+      return this.fromStored(saved.stored, inbound, parts, loaded.bot, saved.duplicate);
+    }
+
+    const match = matchStage({
+      text: inbound.text,
+      files: loaded.files,
+      offered: load.offered,
+      sentBefore: load.sentBefore,
+      skip: middleware.stop?.kind === 'reply' || !inbound.text,
     });
-    if (duplicate) return this.fromStored(stored, inbound, files, lang, bot);
-    this.effects.record({ chatbotId: bot.id, channel: inbound.channel, userId: inbound.follower.id });
+    const response = await respond(this.deps, {
+      turn,
+      loaded,
+      parts,
+      history,
+      middleware,
+      match,
+      onToken: options.onToken,
+      signal: options.signal,
+    });
+    const saved = await persist(
+      { db, effects: this.effects },
+      {
+        ...stored,
+        botText: response.reply,
+        meta: {
+          attachment: response.attachment,
+          archivosEnviados: match.sentIds,
+          archivos: match.archivos,
+          offline: response.offline,
+          failed: response.failed,
+          ...(response.tools.length > 0 ? { tools: response.tools } : {}),
+        },
+      },
+    );
+    if (saved.duplicate) return this.fromStored(saved.stored, inbound, parts, loaded.bot);
     return {
-      reply,
-      heard: userText,
-      attachment,
-      archivosEnviados: sentIds,
-      contenedorEmpatico: container,
-      offline,
-      failed,
+      reply: response.reply,
+      heard: middleware.userText,
+      attachment: response.attachment,
+      archivosEnviados: match.sentIds,
+      contenedorEmpatico: response.container,
+      offline: response.offline,
+      failed: response.failed,
       duplicate: false,
       silent: false,
-      tools: toolCalls,
+      tools: response.tools,
     };
-  }
-
-  /** What plugins see of this turn (registry TurnContext). */
-  private turnContext(
-    inbound: InboundMessage,
-    bot: Chatbot,
-    files: ChatbotFile[],
-    history: HistoryItem[],
-  ): TurnContext {
-    const adapter = this.deps.registry.adapters.get(inbound.channel);
-    return {
-      inbound,
-      bot: turnBotOf(bot),
-      files: files.map((f) => ({ ...fileRef(f), context: f.context })),
-      history,
-      offline: this.deps.llm === null,
-      turnKey: `${inbound.chatbotId}:${inbound.channel}:${inbound.follower.id}:${inbound.messageId}`,
-      now: this.now(),
-      capabilities: adapter?.capabilities ?? null,
-      async media(index) {
-        const attachment = inbound.attachments?.[index];
-        if (attachment?.data) return { data: attachment.data, mime: attachment.mime ?? null };
-        if (!attachment?.channelFileId) throw new Error(`attachment ${index} has no channel file id`);
-        if (!adapter?.downloadMedia) throw new Error(`channel ${inbound.channel} cannot download media`);
-        return adapter.downloadMedia(inbound.chatbotId, attachment.channelFileId);
-      },
-    };
-  }
-
-  /** The plugins' offline dialogues (no LLM): the first reply wins; tool calls are recorded. */
-  private async offlineDialogue(turn: TurnContext, record: ToolCallRecord[]): Promise<string | undefined> {
-    const handlers = this.deps.registry.offlineHandlers();
-    if (handlers.length === 0) return undefined;
-    const runner = this.deps.registry.toolRunner(turn, record);
-    for (const { plugin, handler } of handlers) {
-      try {
-        const out = await handler(turn, runner);
-        if (out?.reply.trim()) return out.reply;
-      } catch (err) {
-        this.deps.log.error({ err, plugin }, 'plugin offline dialogue failed; the offline responder answers');
-      }
-    }
-    return undefined;
   }
 
   /** Rebuilds the answer of a stored turn (a retried message id). */
   private fromStored(
     stored: StoredTurn,
     inbound: InboundMessage,
-    files: ChatbotFile[],
-    lang: ReturnType<typeof languageCode>,
+    parts: BotParts,
     bot: { business_name: string; timezone: string },
     duplicate = true,
   ): TurnResult {
@@ -422,8 +209,9 @@ export class ConversationEngine {
     const container = buildEmpathyContainer({
       message: stored.userText,
       history: inbound.history ?? [],
-      lang,
-      files: files.map(fileRef),
+      lang: parts.lang,
+      files: parts.fileRefs,
+      unconfigured: parts.unconfigured,
       sentIds: meta?.archivosEnviados ?? [],
       mentioned: archivos.action === 'SEND' ? (archivos.lista[0] ?? null) : null,
       alreadySent: [],
@@ -445,19 +233,4 @@ export class ConversationEngine {
       tools: meta?.tools ?? [],
     };
   }
-}
-
-/** What a silent turn stores with its (absent) reply. */
-const EMPTY_META: StoredTurnMeta = {
-  attachment: null,
-  archivosEnviados: [],
-  archivos: { action: 'NONE', lista: [] },
-  offline: false,
-  failed: false,
-};
-
-/** Streams a ready text word by word, so offline replies look like streamed ones. */
-function emitInPieces(reply: string, onToken?: (text: string) => void): void {
-  if (!onToken) return;
-  for (const piece of reply.match(/\S+\s*|\s+/g) ?? []) onToken(piece);
 }

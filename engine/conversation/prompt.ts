@@ -53,9 +53,12 @@ export interface PromptInput {
   container: ContenedorEmpatico;
 }
 
-/** Builds the system prompt of one turn. */
-export function buildSystemPrompt(input: PromptInput): string {
-  const { bot, lang, container } = input;
+/**
+ * The part of the system prompt that depends only on the bot, its language and its files (the
+ * business, the owner's instructions, the style, the file catalogue): the same on every turn until
+ * the bot or its files change, so the engine builds it once per loaded bot (turn/bot-parts.ts).
+ */
+export function buildPromptHead(bot: PromptBot, lang: LangCode, files: readonly CatalogueFile[]): string {
   const style = STYLE_GUIDES[bot.chatbot_style as ChatbotStyle] ?? STYLE_GUIDES.casual;
   const lines: string[] = [
     `You are the AI assistant of "${bot.business_name}" (${bot.category}), answering its followers in a chat.`,
@@ -73,17 +76,27 @@ export function buildSystemPrompt(input: PromptInput): string {
     `Always answer in ${LANGUAGE_NAMES[lang]}, whatever language the follower writes in.`,
     'Keep answers short (a few sentences) unless the follower asks for detail. Never invent prices, hours or facts the business did not give you; say you will check instead.',
   );
-  if (input.files.length > 0) {
+  if (files.length > 0) {
     lines.push(
       '',
       '## Files you can send',
       'The system sends a file automatically when the follower asks for it by one of its keywords. Offer a file by naming its keyword; never paste links or make up file names.',
-      ...input.files.map(
+      ...files.map(
         (f, i) =>
           `${i + 1}. ${f.file_name} (${f.file_type}); keywords: ${f.keyword || '(none)'}${f.context ? `; about: ${f.context}` : ''}`,
       ),
     );
   }
+  return lines.join('\n');
+}
+
+/**
+ * Builds the system prompt of one turn: {@link buildPromptHead} (or `input.head` when the caller
+ * has it already), the plugins' fragments, then this turn's reading of the empathy container.
+ */
+export function buildSystemPrompt(input: PromptInput & { head?: string }): string {
+  const { container } = input;
+  const lines: string[] = [input.head ?? buildPromptHead(input.bot, input.lang, input.files)];
   for (const fragment of input.fragments) if (fragment.trim()) lines.push('', fragment.trim());
 
   const a = container.analisisInterno;

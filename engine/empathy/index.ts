@@ -28,6 +28,11 @@ export interface EmpathyInput {
   lang: LangCode;
   /** The bot's files. */
   files: readonly FileRef[];
+  /**
+   * How many of `files` have no keyword, when the caller knows it already (the engine counts once
+   * per loaded bot: turn/bot-parts.ts); counted here otherwise.
+   */
+  unconfigured?: number;
   /** Ids of files already sent in this conversation, including one sent on this turn. */
   sentIds: readonly string[];
   /** The file sent on this turn, or the single file the message points at. */
@@ -168,8 +173,22 @@ export function clock(
     });
     formats.set(key, format);
   }
-  return { iso: isoInZone(now.getTime(), zone), zonaHoraria: zone, texto: format.format(now) };
+  const ms = now.getTime();
+  // The text shows minutes at most: one formatting per zone and minute (every zone's offset is a
+  // whole number of minutes since 1972; earlier dates are formatted each time).
+  const minute = Math.floor(ms / 60_000);
+  let text = texts.get(key);
+  if (text?.minute !== minute || ms < WHOLE_MINUTE_OFFSETS_SINCE) {
+    text = { minute, texto: format.format(now) };
+    texts.set(key, text);
+  }
+  return { iso: isoInZone(ms, zone), zonaHoraria: zone, texto: text.texto };
 }
+
+/** The clock's text by language and zone, for the minute it was formatted in. */
+const texts = new Map<string, { minute: number; texto: string }>();
+/** 1973-01-01 UTC: from then on no zone's UTC offset has seconds (Liberia's was the last). */
+const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(1973, 0, 1);
 
 /** UTC offsets (minutes) by zone for the hour they were read in: offsets change on hour boundaries. */
 const offsets = new Map<string, { from: number; minutes: number }>();
@@ -228,7 +247,7 @@ export function buildEmpathyContainer(input: EmpathyInput): ContenedorEmpatico {
   for (const f of input.alreadySent) alertas.push(`Archivo ya enviado en esta conversación: ${f.file_name}.`);
   if (input.archivos.action === 'LIST')
     alertas.push(`Varios archivos coinciden (${input.archivos.lista.length}): se ofrecen para elegir.`);
-  const unconfigured = input.files.filter((f) => !f.keyword.trim()).length;
+  const unconfigured = input.unconfigured ?? input.files.filter((f) => !f.keyword.trim()).length;
   if (unconfigured > 0)
     alertas.push(`${unconfigured} archivo(s) sin palabra clave: el bot no puede ofrecerlos.`);
 

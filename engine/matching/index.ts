@@ -146,6 +146,14 @@ interface FileForms {
 }
 
 const fileFormsMemo = new Map<string, FileForms>();
+/**
+ * The forms by file object: the engine's files come from the bot cache and stay the same objects
+ * until the bot or its files change, so a turn finds each file's forms without building its key.
+ */
+const fileFormsByObject = new WeakMap<
+  MatchableFile,
+  { keyword: string; context: string; file_name: string; forms: FileForms }
+>();
 
 function messageForms(message: string): MessageForms {
   return {
@@ -157,6 +165,16 @@ function messageForms(message: string): MessageForms {
 }
 
 function fileForms(file: MatchableFile): FileForms {
+  const known = fileFormsByObject.get(file);
+  // The fields are compared (the same strings: a pointer check), not trusted: a caller may edit
+  // a file object it passed before.
+  if (
+    known &&
+    known.keyword === file.keyword &&
+    known.context === file.context &&
+    known.file_name === file.file_name
+  )
+    return known.forms;
   const key = `${file.keyword}\u0000${file.context}\u0000${file.file_name}`;
   let forms = fileFormsMemo.get(key);
   if (!forms) {
@@ -170,6 +188,12 @@ function fileForms(file: MatchableFile): FileForms {
     if (fileFormsMemo.size >= 5000) fileFormsMemo.clear();
     fileFormsMemo.set(key, forms);
   }
+  fileFormsByObject.set(file, {
+    keyword: file.keyword,
+    context: file.context,
+    file_name: file.file_name,
+    forms,
+  });
   return forms;
 }
 

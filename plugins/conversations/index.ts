@@ -17,12 +17,12 @@ import {
   pluginJob,
   type TurnContext,
 } from '../../engine/registry/index.ts';
+import type { RecordingEffects } from '../audio-effects/api.ts';
 import { DEFAULT_QUIET_MINUTES } from './api.ts';
 import { migrations } from './migrations.ts';
 import {
   claimLinkCode,
   findForward,
-  findOwnerPhone,
   forwardText,
   LINK_CODE,
   phoneTexts,
@@ -32,6 +32,7 @@ import {
 import { phoneRoutes } from './phone-routes.ts';
 import { type ConversationsDb, conversationsDb, findState, saveState } from './queries.ts';
 import { conversationRoutes } from './routes.ts';
+import { TurnStateCache } from './turn-state.ts';
 
 /** The daily clean-up of old forwards (phone.ts). */
 export const pruneForwardsJob = defineJob({ name: 'conversations.prune-forwards', data: z.object({}) });
@@ -40,16 +41,22 @@ export const pruneForwardsJob = defineJob({ name: 'conversations.prune-forwards'
  * A message the owner wrote from their linked chat: a reply to a forwarded message goes to that
  * follower as the owner's and pauses the bot for them; anything else gets the help text.
  */
-async function relayOwnerMessage(ctx: PluginContext, db: ConversationsDb, turn: TurnContext) {
+async function relayOwnerMessage(
+  ctx: PluginContext,
+  db: ConversationsDb,
+  state: TurnStateCache,
+  turn: TurnContext,
+) {
   const texts = phoneTexts(turn.bot.idioma);
   const to = turn.inbound.replyTo ? await findForward(db, turn.bot.id, turn.inbound.replyTo) : undefined;
   if (!to) return { reply: texts.help };
   const text = turn.inbound.text.trim();
   if (!text) return { reply: texts.textOnly };
   const key = { chatbotId: turn.bot.id, channel: to.channel, chatId: to.user_id };
-  const state = await findState(db, key);
-  const quiet = state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
+  const stored = await findState(db, key);
+  const quiet = stored?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
   await saveState(db, key, { paused_until: new Date(ctx.now().getTime() + quiet * 60_000) }, ctx.now());
+  await state.changed(key);
   try {
     await ctx.send(
       { chatbotId: turn.bot.id, channel: to.channel, chatId: to.user_id },
@@ -63,14 +70,20 @@ async function relayOwnerMessage(ctx: PluginContext, db: ConversationsDb, turn: 
 }
 
 /** Builds the conversations plugin. */
-export function createConversationsPlugin(): FeaturePlugin<never> {
+export function createConversationsPlugin(deps: { effects: RecordingEffects }): FeaturePlugin {
   return definePlugin({
     id: 'conversations',
-    optionsSchema: z.object({}),
     dependencies: ['audio-effects'],
     migrations,
     setup(ctx) {
       const db = conversationsDb(ctx.db);
+      // The owner's linked chat and the paused followers, read from memory on a common turn and
+      // forgotten on change by every process (turn-state.ts).
+      // Not awaited, so the start does not wait on the LISTEN connection; until it is in place, the
+      // middleware reads the database on every turn.
+      const state = new TurnStateCache(db, () => ctx.now());
+      const listening = state.listen(ctx);
+      listening.catch((err) => ctx.log.warn({ err }, 'conversations: not listening for takeovers'));
       return {
         middleware: [
           async (turn) => {
@@ -86,13 +99,13 @@ export function createConversationsPlugin(): FeaturePlugin<never> {
                 { channel: inbound.channel, chatId: inbound.follower.id },
                 ctx.now(),
               );
+              if (linked) await state.changed(follower);
               const texts = phoneTexts(bot.idioma);
               return { reply: linked ? texts.linked(bot.business_name) : texts.badCode };
             }
-            const phone = await findOwnerPhone(db, bot.id);
-            const linked = phone?.chat_id ? { channel: phone.channel!, chatId: phone.chat_id } : null;
+            const linked = await state.linkedChat(bot.id);
             if (linked && linked.channel === inbound.channel && linked.chatId === inbound.follower.id)
-              return relayOwnerMessage(ctx, db, turn);
+              return relayOwnerMessage(ctx, db, state, turn);
             // Every follower message reaches the owner's phone, paused or not; the turn does not wait.
             if (linked)
               void ctx
@@ -110,8 +123,7 @@ export function createConversationsPlugin(): FeaturePlugin<never> {
                 .catch((err) =>
                   ctx.log.warn({ err, chatbotId: bot.id }, 'forward to the owner’s phone failed'),
                 );
-            const state = await findState(db, follower);
-            if (state?.paused_until && new Date(state.paused_until) > turn.now)
+            if (await state.paused(follower, turn.now))
               return { silent: true, reason: 'the owner took over this conversation' };
             return undefined;
           },
@@ -119,8 +131,8 @@ export function createConversationsPlugin(): FeaturePlugin<never> {
         routes: {
           prefix: '',
           plugin: async (app) => {
-            await app.register(conversationRoutes(ctx, db));
-            await app.register(phoneRoutes(ctx, db));
+            await app.register(conversationRoutes(ctx, db, state, deps.effects));
+            await app.register(phoneRoutes(ctx, db, state));
           },
         },
         jobs: [
@@ -130,10 +142,11 @@ export function createConversationsPlugin(): FeaturePlugin<never> {
           }),
         ],
         cron: [{ definition: pruneForwardsJob, cron: '20 4 * * *', data: {} }],
+        dispose: async () => {
+          const stop = await listening.catch(() => undefined);
+          await stop?.();
+        },
       };
     },
-  }) as FeaturePlugin<never>;
+  });
 }
-
-/** The registered conversations plugin (plugins/index.ts). */
-export const conversations = createConversationsPlugin();

@@ -7,27 +7,24 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, BOT_NOT_FOUND } from '../../engine/errors.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
 import { PhoneLinkAnswer, PhoneStatus } from './api.ts';
 import { createLinkCode, findOwnerPhone, unlinkOwnerPhone } from './phone.ts';
 import type { ConversationsDb } from './queries.ts';
+import type { TurnStateCache } from './turn-state.ts';
 
 const BotParams = z.object({ chatbotId: z.string().min(1).max(100) });
 const ErrorBody = z.object({ error: z.string(), code: z.string().optional() });
 
-export function phoneRoutes(ctx: PluginContext, db: ConversationsDb): FastifyPluginAsyncZod {
-  const ownedBot = async (req: Parameters<PluginContext['requireOwner']>[0], chatbotId: string) => {
-    const owner = await ctx.requireOwner(req);
-    const bot = await db
-      .selectFrom('chatbots')
-      .select(['id', 'telegram_username', 'telegram_token'])
-      .where('id', '=', chatbotId)
-      .where('user_id', '=', owner.id)
-      .executeTakeFirst();
-    if (!bot) throw new AppError('NOT_FOUND', BOT_NOT_FOUND);
-    return bot;
-  };
+/** The phone-link routes above; an unlink is told to `turnState` so every process stops forwarding. */
+export function phoneRoutes(
+  ctx: PluginContext,
+  db: ConversationsDb,
+  turnState: TurnStateCache,
+): FastifyPluginAsyncZod {
+  /** The owner's bot, or 404 with the spec's bot-not-found text (the registry's bot port). */
+  const ownedBot = async (req: Parameters<PluginContext['requireOwner']>[0], chatbotId: string) =>
+    (await ctx.bots.owned(req, chatbotId)).bot;
   const probe = (method: 'GET' | 'POST' | 'DELETE') => ({
     owner: { probe: (a: { botId: string }) => ({ method, url: `/api/conversations/${a.botId}/phone` }) },
   });
@@ -97,7 +94,8 @@ export function phoneRoutes(ctx: PluginContext, db: ConversationsDb): FastifyPlu
       },
       async (req) => {
         const bot = await ownedBot(req, req.params.chatbotId);
-        await unlinkOwnerPhone(db, bot.id);
+        const was = await unlinkOwnerPhone(db, bot.id);
+        if (was) await turnState.changed({ chatbotId: bot.id, channel: was.channel, chatId: was.chatId });
         return { linked: false as const };
       },
     );

@@ -72,9 +72,20 @@ export async function findOwnerPhone(db: ConversationsDb, chatbotId: string) {
   return row;
 }
 
-/** Forgets the owner's linked chat (and any pending code). */
-export async function unlinkOwnerPhone(db: ConversationsDb, chatbotId: string): Promise<void> {
-  await db.deleteFrom('conversation_owner_phones').where('chatbot_id', '=', chatbotId).execute();
+/**
+ * Forgets the owner's linked chat (and any pending code).
+ * @returns the chat that was linked, or undefined when none was.
+ */
+export async function unlinkOwnerPhone(
+  db: ConversationsDb,
+  chatbotId: string,
+): Promise<{ channel: string; chatId: string } | undefined> {
+  const row = await db
+    .deleteFrom('conversation_owner_phones')
+    .where('chatbot_id', '=', chatbotId)
+    .returning(['channel', 'chat_id'])
+    .executeTakeFirst();
+  return row?.channel && row.chat_id ? { channel: row.channel, chatId: row.chat_id } : undefined;
 }
 
 /** Remembers which follower the forwarded messages `messageIds` came from. */

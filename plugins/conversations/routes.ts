@@ -16,14 +16,12 @@
  *   `{}` when the server got its database connection back after losing it (issue 24 §1).
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, BOT_NOT_FOUND } from '../../engine/errors.ts';
+import { AppError } from '../../engine/errors.ts';
 import { openSse } from '../../engine/http/sse.ts';
-import type { OutboundMessage, PluginContext } from '../../engine/registry/index.ts';
-import { applyEffect, readRecordingForm, VOICE_SEND_ERROR } from '../audio-effects/index.ts';
-import { PRESETS } from '../audio-effects/presets.ts';
+import type { PluginContext } from '../../engine/registry/index.ts';
+import { PRESETS, type RecordingEffects, VOICE_SEND_ERROR } from '../audio-effects/api.ts';
 import {
   ConversationQuery,
   ConversationsErrorBody,
@@ -33,16 +31,17 @@ import {
   ReplyBody,
   TakeoverBody,
 } from './api.ts';
+import { ownerDelivery } from './owner-delivery.ts';
 import {
   attachmentOf,
   type ConversationsDb,
   deleteConversation,
-  findOwnedBot,
   findState,
   listFollowers,
   listMessages,
   saveState,
 } from './queries.ts';
+import type { TurnStateCache } from './turn-state.ts';
 
 const BotParams = z.object({ chatbotId: z.string().min(1).max(100) });
 const PAGE = 50;
@@ -51,13 +50,19 @@ const HEARTBEAT_MS = 25_000;
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
-export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): FastifyPluginAsyncZod {
-  const ownedBot = async (req: Parameters<PluginContext['requireOwner']>[0], chatbotId: string) => {
-    const owner = await ctx.requireOwner(req);
-    const bot = await findOwnedBot(db, chatbotId, owner.id);
-    if (!bot) throw new AppError('NOT_FOUND', BOT_NOT_FOUND);
-    return bot;
-  };
+/**
+ * The owner routes above. `turnState` is told of every pause, resume and deletion, so every
+ * process's middleware sees it (turn-state.ts).
+ */
+export function conversationRoutes(
+  ctx: PluginContext,
+  db: ConversationsDb,
+  turnState: TurnStateCache,
+  effects: RecordingEffects,
+): FastifyPluginAsyncZod {
+  /** The owner's bot, or 404 with the spec's bot-not-found text (the registry's bot port). */
+  const ownedBot = async (req: Parameters<PluginContext['requireOwner']>[0], chatbotId: string) =>
+    (await ctx.bots.owned(req, chatbotId)).bot;
   const probe = (method: 'GET' | 'POST' | 'DELETE', path: string, json?: Record<string, unknown>) => ({
     owner: {
       probe: (a: { botId: string }) => ({
@@ -71,38 +76,7 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
   /** Open event streams of this process, by the id their `ready` event gave (for a quiet close). */
   const streams = new Map<string, { ownerId: string; end: () => void }>();
 
-  /**
-   * Sends the owner's message to a follower and pauses the bot for them (see the reply route):
-   * 409 `cannotReply`, 502 `channel` with the channel's words, nothing stored on failure.
-   */
-  const deliver = async (
-    chatbotId: string,
-    channel: string,
-    userId: string,
-    message: OutboundMessage,
-    reply: FastifyReply,
-    log: FastifyBaseLogger,
-  ) => {
-    if (ctx.capabilities(channel)?.push !== true)
-      return reply
-        .code(409)
-        .send({ error: 'Este seguidor no puede recibir mensajes por este canal.', code: 'cannotReply' });
-    const key = { chatbotId, channel, chatId: userId };
-    // Paused before sending: a follower's answer arriving meanwhile does not get a bot reply.
-    const state = await findState(db, key);
-    const quiet = state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
-    const until = new Date(ctx.now().getTime() + quiet * 60_000);
-    await saveState(db, key, { paused_until: until }, ctx.now());
-    try {
-      await ctx.send({ chatbotId, channel, chatId: userId }, message, { sender: 'owner' });
-    } catch (err) {
-      log.warn({ err, channel }, 'owner message refused by the channel');
-      return reply
-        .code(502)
-        .send({ error: err instanceof Error ? err.message : String(err), code: 'channel' });
-    }
-    return { pausedUntil: until.toISOString() };
-  };
+  const deliver = ownerDelivery(ctx, db, turnState);
   return async (app) => {
     app.get(
       '/api/conversations/:chatbotId',
@@ -244,12 +218,12 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
       },
       async (req, reply) => {
         const bot = await ownedBot(req, req.params.chatbotId);
-        const { fields, recording } = await readRecordingForm(req);
+        const { fields, recording } = await effects.readRecordingForm(req);
         const who = ReplyBody.pick({ channel: true, userId: true }).safeParse(fields);
         if (!who.success) throw new AppError('BAD_REQUEST', 'Falta el seguidor (channel, userId).');
         const preset = z.enum(PRESETS).safeParse(fields.preset || 'natural');
         if (!recording?.length || !preset.success) throw new AppError('BAD_REQUEST', VOICE_SEND_ERROR);
-        const voice = await applyEffect(recording, preset.data).catch(() => {
+        const voice = await effects.apply(recording, preset.data).catch(() => {
           throw new AppError('BAD_REQUEST', VOICE_SEND_ERROR);
         });
         return deliver(
@@ -288,6 +262,7 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
         const quiet = req.body.quietMinutes ?? state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
         const until = req.body.paused ? new Date(ctx.now().getTime() + quiet * 60_000) : null;
         await saveState(db, key, { paused_until: until, quiet_minutes: quiet }, ctx.now());
+        await turnState.changed(key);
         return { pausedUntil: iso(until), quietMinutes: quiet };
       },
     );
@@ -309,13 +284,10 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
       },
       async (req) => {
         const bot = await ownedBot(req, req.params.chatbotId);
-        return {
-          deleted: await deleteConversation(db, {
-            chatbotId: bot.id,
-            channel: req.query.channel,
-            chatId: req.query.userId,
-          }),
-        };
+        const key = { chatbotId: bot.id, channel: req.query.channel, chatId: req.query.userId };
+        const deleted = await deleteConversation(db, key);
+        await turnState.changed(key);
+        return { deleted };
       },
     );
 
@@ -336,8 +308,7 @@ export function conversationRoutes(ctx: PluginContext, db: ConversationsDb): Fas
         },
       },
       async (req, reply) => {
-        const bot = await ownedBot(req, req.params.chatbotId);
-        const owner = await ctx.requireOwner(req);
+        const { bot, owner } = await ctx.bots.owned(req, req.params.chatbotId);
         const stream = randomUUID();
         const sse = openSse(reply);
         let closed = false;
