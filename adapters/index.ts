@@ -8,8 +8,8 @@ import { createTelegramAdapter } from './telegram/index.ts';
 import { createWebAdapter } from './web/index.ts';
 import { createWhatsAppAdapter } from './whatsapp/index.ts';
 
-export const adapterFactories: ReadonlyArray<() => ChannelAdapter<never>> = [
-  createTelegramAdapter as unknown as () => ChannelAdapter<never>,
-  createWhatsAppAdapter as unknown as () => ChannelAdapter<never>,
-  createWebAdapter as unknown as () => ChannelAdapter<never>,
+export const adapterFactories: ReadonlyArray<() => ChannelAdapter> = [
+  createTelegramAdapter,
+  () => createWhatsAppAdapter(),
+  createWebAdapter,
 ];

@@ -18,7 +18,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { type CharlaApp, createApp } from '../cli/app.ts';
 import { seedDemo } from '../cli/seed.ts';
 import { loadConfig } from '../engine/config.ts';
@@ -48,27 +47,11 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** A channel that can push and records when each message reached it. */
-function benchChannel(received: Map<string, number[]>): ChannelAdapter<never> {
+function benchChannel(received: Map<string, number[]>): ChannelAdapter {
   return {
     id: 'bench',
-    configSchema: z.never(),
     capabilities: { maxTextLength: 4096, voiceNotes: false, choices: false, streaming: false, push: true },
     async start() {},
-    configured: async () => [],
-    connected: () => [],
-    async connect() {},
-    async disconnect() {},
-    async handleUpdate() {},
-    async health() {
-      return {
-        mode: 'bench',
-        state: 'connected',
-        lastError: null,
-        lastErrorAt: null,
-        lastUpdateAt: null,
-        pendingUpdates: null,
-      };
-    },
     async send(_chatbotId, chatId) {
       received.set(chatId, [...(received.get(chatId) ?? []), Date.now()]);
     },

@@ -56,7 +56,7 @@ const result = {
     gc: typeof globalThis.gc === 'function',
     before,
     after,
-    connected: telegram.connected().length,
+    connected: telegram.connections?.connected().length ?? 0,
     polling: stats.polling,
     getUpdates: stats.calls.getUpdates ?? 0,
     connectMs,

@@ -100,11 +100,14 @@ await loadBaileys();
 const loaded = await settled();
 await app.startChannels();
 const deadline = performance.now() + 120_000;
-while ((adapter.connected().length < sessions || held.length < sessions) && performance.now() < deadline)
+while (
+  (adapter.connections.connected().length < sessions || held.length < sessions) &&
+  performance.now() < deadline
+)
   await sleep(100);
 await sleep(2000);
 const after = await settled();
 process.stdout.write(
-  `${JSON.stringify({ memory: { module: loaded - before, sessions: after - loaded, connected: adapter.connected().length, opened } })}\n`,
+  `${JSON.stringify({ memory: { module: loaded - before, sessions: after - loaded, connected: adapter.connections.connected().length, opened } })}\n`,
 );
 process.exit(0);

@@ -14,8 +14,10 @@ import { ChannelInbox } from '../engine/channels/inbox.ts';
 import { Outbox } from '../engine/channels/outbound.ts';
 import { ChannelSupervisor } from '../engine/channels/supervisor.ts';
 import type { CharlaConfig } from '../engine/config.ts';
+import { Dispatcher } from '../engine/conversation/dispatch.ts';
 import { ConversationEngine } from '../engine/conversation/engine.ts';
 import { createOpenAiClient, type LlmClient } from '../engine/conversation/llm.ts';
+import { botNotFound } from '../engine/errors.ts';
 import { requireOwner } from '../engine/http/auth.ts';
 import { buildServer } from '../engine/http/server.ts';
 import { JobQueue } from '../engine/jobs/index.ts';
@@ -28,14 +30,15 @@ import {
   type FeaturePlugin,
   type MessagesEvent,
   type PluginContext,
+  parseSettings,
   Registry,
   type RuntimeContext,
 } from '../engine/registry/index.ts';
 import { resolveSecret, SecretBox } from '../engine/secrets.ts';
 import { LocalStorage, type Storage } from '../engine/storage/index.ts';
 import { openStore, type Store } from '../engine/store/connect.ts';
-import { migratePlugins, migrateToLatest, migrationsCurrent } from '../engine/store/migrate.ts';
-import { chatbotIdsOfOwner } from '../engine/store/queries/chatbots.ts';
+import { migrateIfNeeded } from '../engine/store/migrate.ts';
+import { chatbotIdsOfOwner, findOwnedChatbot } from '../engine/store/queries/chatbots.ts';
 import { MESSAGES_CHANNEL } from '../engine/store/queries/messages.ts';
 import { plugins as registeredPlugins } from '../plugins/index.ts';
 
@@ -58,6 +61,8 @@ export interface CharlaApp {
   inbox: ChannelInbox;
   /** Messages to followers outside a turn (plugins' `send`), through the plugins' transformers. */
   outbox: Outbox;
+  /** The reply path every channel's `ctx.dispatch` goes through (engine/conversation/dispatch.ts). */
+  dispatcher: Dispatcher;
   /** Starts and stops channel connections by credentials and days. */
   supervisor: ChannelSupervisor;
   /**
@@ -75,6 +80,11 @@ export interface CharlaApp {
   http(): Promise<FastifyInstance>;
   /** Resolves when the migrations are applied (at once unless `deferMigrations`). */
   ready(): Promise<void>;
+  /**
+   * Loads what the first turn needs but start-up does not (the LLM SDK, issue 25): `charla serve`
+   * calls it once the port is open, so the first follower does not wait for it. Never throws.
+   */
+  warmUp(): Promise<void>;
   /** Sets the base URL used in file links (after listen). */
   setBaseUrl(url: string): void;
   close(): Promise<void>;
@@ -85,7 +95,7 @@ export interface CreateAppOptions {
   log: Logger;
   store?: Store;
   llm?: LlmClient | null;
-  plugins?: ReadonlyArray<FeaturePlugin<never>>;
+  plugins?: ReadonlyArray<FeaturePlugin>;
   now?: () => Date;
   /** Check better-auth's schema even when Charla's migrations are up to date (`charla migrate`). */
   checkAuthSchema?: boolean;
@@ -96,7 +106,7 @@ export interface CreateAppOptions {
   /** Time between the channel supervisor's full passes, ms (default 30 000). */
   supervisorIntervalMs?: number;
   /** Channel adapters to use instead of the registered ones (tests). */
-  adapters?: ReadonlyArray<ChannelAdapter<never>>;
+  adapters?: ReadonlyArray<ChannelAdapter>;
   /** Skip Charla's own migrations (the store is already migrated); plugins' migrations still run. */
   skipMigrations?: boolean;
   /**
@@ -121,22 +131,10 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
     }));
   const channelAdapters = options.adapters ?? adapterFactories.map((create) => create());
   const registry = new Registry(channelAdapters, options.plugins ?? registeredPlugins, log);
-  // One query tells an up-to-date database (the usual start); otherwise Charla's migrations, then
-  // each plugin's.
-  const ownMigrations = (async () => {
-    if (
-      await migrationsCurrent(store.db, registry.migrations(), {
-        core: !options.skipMigrations,
-        schema: store.schema,
-      })
-    )
-      return { applied: [] as string[] };
-    const core = options.skipMigrations
-      ? { applied: [] as string[] }
-      : await migrateToLatest(store.db, undefined, store.schema);
-    const own = await migratePlugins(store.db, registry.migrations(), undefined, store.schema);
-    return { applied: [...core.applied, ...own.applied] };
-  })();
+  const ownMigrations = migrateIfNeeded(store.db, registry.migrations(), {
+    core: !options.skipMigrations,
+    schema: store.schema,
+  });
   ownMigrations.catch(() => {}); // awaited through `migrated`
   try {
     const storage = new LocalStorage(join(config.dataDir, 'storage', 'chatbot-files'));
@@ -190,6 +188,12 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       baseUrl: () => baseUrl,
       ...(options.now ? { now: options.now } : {}),
     });
+    // Every process forgets a bot another one changed (NOTIFY); not awaited: start-up does not
+    // wait for the LISTEN, and until it is in place the cache's 5 s expiry bounds staleness.
+    const botEvents = engine.cache.listen((channel, onPayload, listenOptions) =>
+      store.listen(channel, onPayload, listenOptions),
+    );
+    botEvents.catch((err: unknown) => log.warn({ err }, 'could not listen for bot changes'));
     const supervisor = new ChannelSupervisor(
       store.db,
       log.child({ component: 'channels' }),
@@ -206,6 +210,14 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       effects: engine.effects,
       log: log.child({ component: 'outbox' }),
     });
+    // Every reply goes through the dispatcher: the turn, the outgoing message, the transformers,
+    // the adapter's send (issue 25 §1).
+    const dispatcher = new Dispatcher({
+      db: store.db,
+      turns: engine,
+      outbox,
+      log: log.child({ component: 'dispatch' }),
+    });
     // Created before the registry's setup so plugins' handlers are registered; started with the channels.
     const jobs = new JobQueue({ store, log: log.child({ component: 'jobs' }) });
     // Issue 24 §2: every limit in the database, so all processes count together.
@@ -215,7 +227,8 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       log,
       publicUrl: config.publicUrl,
       offline: engine.offline,
-      dispatch: (inbound, dispatchOptions) => engine.handleTurn(inbound, dispatchOptions),
+      dispatch: (inbound, dispatchOptions) =>
+        dispatcher.dispatch(registry.adapters.get(inbound.channel), inbound, dispatchOptions),
       env: options.env ?? process.env,
       now: options.now ?? (() => new Date()),
       secrets,
@@ -235,11 +248,19 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           }
         : null,
       limits,
-      bots: { get: (chatbotId) => engine.cache.get(chatbotId) },
+      bots: {
+        get: (chatbotId) => engine.cache.get(chatbotId),
+        async owned(req, chatbotId) {
+          const owner = await requireOwner(req, { auth, db: store.db });
+          const bot = await findOwnedChatbot(store.db, owner.id, chatbotId);
+          if (!bot) throw botNotFound();
+          return { bot, owner };
+        },
+      },
     };
     const filePath = (fileUrl: string) => (/^https?:\/\//.test(fileUrl) ? null : storage.pathOf(fileUrl));
     await registry.setup(
-      (plugin): Omit<PluginContext, 'options'> => ({
+      (plugin): Omit<PluginContext, 'settings'> => ({
         ...runtime,
         log: log.child({ plugin: plugin.id }),
         send: (target, message, sendOptions) => outbox.send(target, message, sendOptions),
@@ -268,13 +289,18 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
     for (const adapter of channelAdapters) {
       const channelContext: ChannelContext = {
         ...runtime,
+        settings: adapter.envSchema
+          ? parseSettings(`channel "${adapter.id}"`, adapter.envSchema, runtime.env)
+          : undefined,
         log: log.child({ channel: adapter.id }),
         filePath,
         inbox,
-        transformOutbound: (message, to) => outbox.transform(message, { ...to, channel: adapter.id }),
+        // Replies go out through this adapter, whatever channel the web adapter names (`ialanding`, `test`).
+        dispatch: (inbound, dispatchOptions) => dispatcher.dispatch(adapter, inbound, dispatchOptions),
       };
       await adapter.start(channelContext);
-      inbox.register(adapter.id, (row) => adapter.handleUpdate(row));
+      const connections = adapter.connections;
+      if (connections) inbox.register(adapter.id, (row) => connections.handleUpdate(row));
     }
     let channelsStarted = false;
     if (!options.deferMigrations) await migrated;
@@ -290,6 +316,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       engine,
       inbox,
       outbox,
+      dispatcher,
       supervisor,
       jobs,
       log,
@@ -332,6 +359,9 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         return server;
       },
       ready: () => migrated,
+      async warmUp() {
+        await llm?.warm?.().catch((err: unknown) => log.warn({ err }, 'could not load the LLM client'));
+      },
       setBaseUrl(url) {
         baseUrl ??= url;
       },
@@ -343,6 +373,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         await inbox.close();
         if (channelsStarted) await supervisor.stop();
         for (const adapter of channelAdapters) await adapter.stop();
+        await (await botEvents.catch(() => async () => {}))();
         await engine.close();
         await registry.dispose();
         await store.close();

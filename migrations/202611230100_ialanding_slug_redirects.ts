@@ -5,12 +5,38 @@
  *
  * This migration creates the table and renames the landings whose slug came from the old rule
  * (their business name's old slug, possibly with a `-2`… suffix) and differs under the new one,
- * keeping each old slug as a redirect. The old rule is kept here; the new one is the current
- * `ialandingSlug` (a database migrated later gets whatever rule is current then, as a new landing would).
+ * keeping each old slug as a redirect. Both rules are frozen here as they were when it was written
+ * (a migration imports no live engine code: issue 25 §3), so a database migrated later gets the
+ * same slugs as one migrated then.
  */
 import { type Kysely, sql } from 'kysely';
-import { ialandingSlug } from '../engine/store/queries/ialandings.ts';
 import { runScript } from './sql.ts';
+
+/** Latin letters NFD does not decompose, spelled in ASCII (engine/matching `foldToAscii`, 2026-11-23). */
+const ASCII_LETTERS: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  þ: 'th',
+  ı: 'i',
+};
+
+/**
+ * Issue 10 §8's rule as of this migration (engine/store/queries/ialandings.ts `ialandingSlug`,
+ * 2026-11-23): lowercase, accents removed (NFD), the letters above spelled in ASCII, then every
+ * character outside a-z0-9 becomes `-`.
+ */
+function foldedSlug(name: string): string {
+  const folded = name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[ßæœøłđþı]/g, (c) => ASCII_LETTERS[c] ?? c);
+  return `ialanding-${folded.replace(/[^a-z0-9]/g, '-')}`;
+}
 
 /** The spec's rule before issue 10: every character outside a-z0-9 (accented letters too) becomes `-`. */
 function legacySlug(name: string): string {
@@ -33,7 +59,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 /**
- * Renames the landings whose slug came from the old rule and differs under the current one,
+ * Renames the landings whose slug came from the old rule and differs under the folded one,
  * keeping each old slug as a redirect; returns how many were renamed. A landing whose slug the
  * owner's business no longer gives (a renamed business not re-entered) is left as it is.
  */
@@ -47,7 +73,7 @@ export async function refoldLegacySlugs(db: Kysely<unknown>): Promise<number> {
     const suffix =
       row.slug === legacy ? '' : row.slug.startsWith(`${legacy}-`) ? row.slug.slice(legacy.length) : null;
     if (suffix === null || !/^(-\d+)?$/.test(suffix)) continue;
-    const base = ialandingSlug(row.business_name);
+    const base = foldedSlug(row.business_name);
     if (base === legacy) continue;
     let slug = `${base}${suffix}`;
     for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;

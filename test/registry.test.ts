@@ -56,7 +56,7 @@ function turn(text: string, bot: TurnBot = BOT): TurnContext {
 }
 
 /** A plugin context good enough for setup (the registry never calls these in this file). */
-const context = (): Omit<PluginContext, 'options'> => {
+const context = (env: Record<string, string> = {}): Omit<PluginContext, 'settings'> => {
   const unused = async () => {
     throw new Error('not used here');
   };
@@ -66,7 +66,7 @@ const context = (): Omit<PluginContext, 'options'> => {
     publicUrl: undefined,
     offline: false,
     dispatch: unused,
-    env: {},
+    env,
     now: () => new Date(),
     secrets: { encrypt: (s) => s, decrypt: (s) => s, derive: (_p, v) => v },
     requireOwner: unused,
@@ -83,7 +83,7 @@ const context = (): Omit<PluginContext, 'options'> => {
       exhausted: unused,
       enabled: () => false,
     },
-    bots: { get: unused },
+    bots: { get: unused, owned: unused },
     send: unused,
     capabilities: () => null,
     onMessages: unused,
@@ -91,12 +91,11 @@ const context = (): Omit<PluginContext, 'options'> => {
   };
 };
 
-const plugin = (p: Partial<FeaturePlugin<never>> & { id: string }): FeaturePlugin<never> =>
-  ({ optionsSchema: z.object({}), setup: () => ({}), ...p }) as FeaturePlugin<never>;
+const plugin = (p: Partial<FeaturePlugin> & { id: string }): FeaturePlugin => ({ setup: () => ({}), ...p });
 
-async function booted(plugins: FeaturePlugin<never>[], options: Record<string, unknown> = {}) {
+async function booted(plugins: FeaturePlugin[], env: Record<string, string> = {}) {
   const registry = new Registry([], plugins, log);
-  await registry.setup(context, options);
+  await registry.setup(() => context(env));
   return registry;
 }
 
@@ -126,25 +125,28 @@ describe('registry boot checks', () => {
     await booted([p('voice', ['effects']), p('effects', ['billing']), p('billing')]);
     expect(order).toEqual(['billing', 'effects', 'voice']);
     const cyclic = new Registry([], [p('a', ['b']), p('b', ['a'])], log);
-    await expect(cyclic.setup(context)).rejects.toThrow('cycle');
+    await expect(cyclic.setup(() => context())).rejects.toThrow('cycle');
   });
 
-  it('validates each plugin’s options with its schema', async () => {
-    const withOptions = definePlugin({
+  it('gives each plugin its settings from the environment, and names a variable that does not parse', async () => {
+    let seen: number | undefined;
+    const search = definePlugin({
       id: 'search',
-      optionsSchema: z.object({ maxResults: z.number().int().max(10).default(5) }),
+      envSchema: z.object({ SEARCH_MAX: z.coerce.number().int().max(10).default(5) }),
       setup: (ctx) => {
-        seen = ctx.options.maxResults;
+        seen = ctx.settings.SEARCH_MAX;
         return {};
       },
-    }) as FeaturePlugin<never>;
-    let seen = 0;
-    await booted([withOptions]);
+    });
+    await booted([search]);
     expect(seen).toBe(5);
-    await booted([withOptions], { search: { maxResults: 8 } });
+    // An empty variable is unset: the default holds.
+    await booted([search], { SEARCH_MAX: '' });
+    expect(seen).toBe(5);
+    await booted([search], { SEARCH_MAX: '8' });
     expect(seen).toBe(8);
-    await expect(booted([withOptions], { search: { maxResults: 50 } })).rejects.toThrow(
-      'plugin "search" options',
+    await expect(booted([search], { SEARCH_MAX: '50' })).rejects.toThrow(
+      'plugin "search" settings: SEARCH_MAX',
     );
   });
 

@@ -453,8 +453,8 @@ describe.each(DIALECTS)('one socket per WhatsApp session across processes (%s)',
       await new Promise((r) => setTimeout(r, 2500));
       expect(wa.violations).toEqual([]);
       expect(wa.sockets.filter((s) => s.state === 'open' && s.sessionId === open.sessionId)).toHaveLength(1);
-      const aHolds = Boolean(a.registry.adapters.get('whatsapp')?.connected().includes(botId));
-      const bHolds = Boolean(b.registry.adapters.get('whatsapp')?.connected().includes(botId));
+      const aHolds = Boolean(a.registry.adapters.get('whatsapp')?.connections?.connected().includes(botId));
+      const bHolds = Boolean(b.registry.adapters.get('whatsapp')?.connections?.connected().includes(botId));
       expect([aHolds, bHolds].filter(Boolean)).toHaveLength(1);
 
       // The holder stops (a restart): the other process takes the session over, without a QR.

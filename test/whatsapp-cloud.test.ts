@@ -92,7 +92,7 @@ describe('WhatsApp Cloud API against a local Graph API server', () => {
       payload: { chatbotId: owner.botId, phoneNumberId, businessAccountId: '7000', accessToken: token },
     });
     expect(res.statusCode, res.body).toBe(200);
-    await until(() => adapter.connected().includes(owner.botId), 5000, 'connected');
+    await until(() => adapter.connections.connected().includes(owner.botId), 5000, 'connected');
     return { ...owner, token, auth: owner.token };
   };
 
@@ -305,7 +305,7 @@ describe('WhatsApp Cloud API against a local Graph API server', () => {
       status: 'failed',
       error_code: 131047,
     });
-    const health = await adapter.health(botId);
+    const health = await adapter.connections.health(botId);
     expect(health.lastError).toBe(WHATSAPP_ERRORS.window24h.replace('{chat}', '34600333444'));
   });
 
@@ -322,7 +322,7 @@ describe('WhatsApp Cloud API against a local Graph API server', () => {
     );
     expect((await webhook(old.body)).statusCode).toBe(200);
     await until(
-      async () => (await adapter.health(botId)).lastError?.includes('34600444555'),
+      async () => (await adapter.connections.health(botId)).lastError?.includes('34600444555'),
       5000,
       'window note',
     );
@@ -342,7 +342,7 @@ describe('WhatsApp Cloud API against a local Graph API server', () => {
       messageWebhook('5554', { waId: '34600444666' }, { type: 'text', text: { body: 'hola' } }).body,
     );
     await until(
-      async () => (await adapter.health(botId)).lastError?.includes('34600444666'),
+      async () => (await adapter.connections.health(botId)).lastError?.includes('34600444666'),
       5000,
       'refusal note',
     );

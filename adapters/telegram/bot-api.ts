@@ -3,9 +3,13 @@
  * clients with `@grammyjs/auto-retry`, error descriptions, and sending a reply (text
  * split at 4096 characters, files with the method their type needs, LIST offers as inline
  * keyboards).
+ *
+ * grammY (with node-fetch, whatwg-url and tr46, ~420 KB of the bundle) is loaded at first use
+ * ({@link loadGrammy}), not at start-up: a server whose bots do not use Telegram never evaluates
+ * it (issue 25: cold start; scripts/bundle.mjs puts it in a chunk of its own). Errors are
+ * therefore recognised by their `name` and shape, not with `instanceof`.
  */
-import { autoRetry } from '@grammyjs/auto-retry';
-import { Api, GrammyError, HttpError, InlineKeyboard, InputFile } from 'grammy';
+import type { Api, GrammyError, HttpError, InputFile } from 'grammy';
 import { splitText } from '../../engine/channels/split.ts';
 import { scrubTokens } from '../../engine/logger.ts';
 import type { OutboundMessage } from '../../engine/registry/index.ts';
@@ -16,13 +20,43 @@ export const MAX_TEXT = 4096;
 /** Bot API caption limit, characters. */
 export const MAX_CAPTION = 1024;
 
+/** grammY and its auto-retry plugin, as one dynamically imported pair. */
+type Grammy = typeof import('grammy') & Pick<typeof import('@grammyjs/auto-retry'), 'autoRetry'>;
+
+let grammy: Promise<Grammy> | undefined;
+
+/**
+ * The exports of a dynamically imported CommonJS package. Node gives its named exports and
+ * `default` (= `module.exports`); the esbuild bundle's chunk gives only `default`.
+ */
+function commonJs<T extends object>(namespace: T): T {
+  return (namespace as { default?: T }).default ?? namespace;
+}
+
+/**
+ * Loads grammY and `@grammyjs/auto-retry` once (memoized; a failed load is tried again at the
+ * next call).
+ * @throws the module loader's error when the packages cannot be loaded.
+ */
+export function loadGrammy(): Promise<Grammy> {
+  grammy ??= Promise.all([import('grammy'), import('@grammyjs/auto-retry')]).then(
+    ([core, retry]) => ({ ...commonJs(core), autoRetry: commonJs(retry).autoRetry }),
+    (err: unknown) => {
+      grammy = undefined;
+      throw err;
+    },
+  );
+  return grammy;
+}
+
 /**
  * A Bot API client for sending. auto-retry waits `retry_after` on a 429 and retries 5xx and
  * network failures with backoff (Bot API: "parameters.retry_after"), so no message is dropped to a
  * flood limit; after `maxRetryAttempts` the call throws and the inbox retries the whole update.
  * @param apiRoot e.g. `https://api.telegram.org` (no trailing slash) or a local Bot API server.
  */
-export function sendingApi(token: string, apiRoot: string): Api {
+export async function sendingApi(token: string, apiRoot: string): Promise<Api> {
+  const { Api, autoRetry } = await loadGrammy();
   const api = new Api(token, { apiRoot });
   api.config.use(autoRetry({ maxRetryAttempts: 6, maxDelaySeconds: 120, rethrowHttpErrors: false }));
   return api;
@@ -33,20 +67,37 @@ export function sendingApi(token: string, apiRoot: string): Api {
  * @param timeoutSeconds request time limit (grammY's default is 500 s; long polls need more than
  *   their own `timeout`).
  */
-export function plainApi(token: string, apiRoot: string, timeoutSeconds = 60): Api {
+export async function plainApi(token: string, apiRoot: string, timeoutSeconds = 60): Promise<Api> {
+  const { Api } = await loadGrammy();
   return new Api(token, { apiRoot, timeoutSeconds });
+}
+
+/**
+ * True when `err` is grammY's `GrammyError` (Telegram answered `ok: false`: it has `error_code`
+ * and `description`), told by its name and shape so that grammY need not be loaded to ask.
+ */
+export function isGrammyError(err: unknown): err is GrammyError {
+  return (
+    err instanceof Error &&
+    err.name === 'GrammyError' &&
+    typeof (err as Partial<GrammyError>).error_code === 'number'
+  );
+}
+
+/** True when `err` is grammY's `HttpError` (the request to the Bot API failed; the cause in `error`). */
+export function isHttpError(err: unknown): err is HttpError {
+  return err instanceof Error && err.name === 'HttpError' && 'error' in err;
 }
 
 /** A short, owner-readable description of a Bot API or network failure, never with the token. */
 export function describeError(err: unknown): string {
-  const text =
-    err instanceof GrammyError
-      ? `${err.error_code}: ${err.description}`
-      : err instanceof HttpError
-        ? `network: ${String((err.error as Error)?.message ?? err.message)}`
-        : err instanceof Error
-          ? err.message
-          : String(err);
+  const text = isGrammyError(err)
+    ? `${err.error_code}: ${err.description}`
+    : isHttpError(err)
+      ? `network: ${String((err.error as Error)?.message ?? err.message)}`
+      : err instanceof Error
+        ? err.message
+        : String(err);
   return scrubTokens(text);
 }
 
@@ -56,14 +107,12 @@ export function describeError(err: unknown): string {
  * what was already delivered.
  */
 export function isPermanent(err: unknown): boolean {
-  return (
-    err instanceof GrammyError && err.error_code >= 400 && err.error_code < 500 && err.error_code !== 429
-  );
+  return isGrammyError(err) && err.error_code >= 400 && err.error_code < 500 && err.error_code !== 429;
 }
 
 /** True when Telegram refused the token (401 Unauthorized or 404 Not Found on the bot's path). */
 export function isTokenRejected(err: unknown): boolean {
-  return err instanceof GrammyError && (err.error_code === 401 || err.error_code === 404);
+  return isGrammyError(err) && (err.error_code === 401 || err.error_code === 404);
 }
 
 /** Where an attachment's bytes come from: a local path, or an http address Telegram fetches. */
@@ -105,6 +154,7 @@ export async function sendReply(
   telegramFileIds: Map<string, string>,
   onFileRefused?: (reason: string) => void,
 ): Promise<string[]> {
+  const { InlineKeyboard, InputFile } = await loadGrammy();
   const ids: string[] = [];
   const parts = splitText(message.text, MAX_TEXT);
   const keyboard =
@@ -148,6 +198,7 @@ async function sendAttachment(
   resolveFile: (attachment: Attachment) => Promise<FileSource>,
   telegramFileIds: Map<string, string>,
 ): Promise<void> {
+  const { InputFile } = await loadGrammy();
   const method = methodFor(attachment);
   const caption = attachment.caption ? attachment.caption.slice(0, MAX_CAPTION) : undefined;
   const cached = telegramFileIds.get(attachment.fileId);

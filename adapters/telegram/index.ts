@@ -6,88 +6,44 @@
  *   long-polling loop per bot ({@link Poller}), all in this process. Either way an update is stored
  *   in the durable inbox before Telegram gets its acknowledgement, and handled from there, in
  *   order per chat and once per `update_id`.
- * - **Answer**: text goes through `engine.handleTurn`; `/start` gets the greeting in the bot's
- *   language; replies are split at 4096 characters; files go out with the method their type needs;
- *   a LIST offer becomes inline buttons and a tap sends that file; "typing…" shows while the LLM
- *   works. Media without text is kept in the conversation and answered with a request for words.
+ * - **Answer**: an update is parsed (handle.ts) and handed to `ctx.dispatch`, which owns the reply
+ *   (`/start` gets the greeting in the bot's language, "typing…" shows through `typing` while
+ *   the LLM works, the transformers run); `send` splits replies at 4096 characters, sends files
+ *   with the method their type needs and a LIST offer as inline buttons (a tap sends that file).
+ *   Media without text is kept in the conversation and answered with a request for words.
  * - **Connections** are started and stopped by the supervisor (engine/channels/supervisor.ts):
  *   only bots whose owner has days left run; the token stays stored while paused.
  */
 import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
-import { z } from 'zod';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
-import type { ChannelAdapter, ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
-import { describeError, isPermanent, MAX_TEXT, plainApi, sendingApi, sendReply } from './bot-api.ts';
+import type { ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
+import type { Attachment } from '../../engine/schemas.ts';
+import { publicFileUrl } from '../../engine/storage/index.ts';
+import { findFile } from '../../engine/store/queries/files.ts';
+import {
+  describeError,
+  type FileSource,
+  isPermanent,
+  MAX_TEXT,
+  plainApi,
+  sendingApi,
+  sendReply,
+} from './bot-api.ts';
 import { createUpdateHandlers } from './handle.ts';
 import { ALLOWED_UPDATES, Poller } from './poller.ts';
 import { telegramBotIds, telegramCredentials } from './queries.ts';
 import { telegramApiRoutes } from './routes.ts';
+import { type Connection, type TelegramAdapter, TelegramConfig, TelegramSettings } from './types.ts';
 import { chatIdOf, TELEGRAM } from './updates.ts';
 import { telegramWebhookSecret, webhookRoutes } from './webhook.ts';
 
+export { type Connection, type TelegramAdapter, TelegramConfig, TelegramSettings } from './types.ts';
 export { TELEGRAM } from './updates.ts';
-
-/** Settings from the environment (README: configuration). */
-export const TelegramSettings = z.object({
-  /** Bot API server, e.g. a local `telegram-bot-api` or a test server. */
-  TELEGRAM_API_ROOT: z
-    .string()
-    .url()
-    .default('https://api.telegram.org')
-    .transform((u) => u.replace(/\/+$/, '')),
-  /** `auto`: webhooks when PUBLIC_URL is https, long polling otherwise. */
-  TELEGRAM_MODE: z.enum(['auto', 'webhook', 'polling']).default('auto'),
-  /** Long-polling `getUpdates` timeout, seconds. */
-  TELEGRAM_POLL_TIMEOUT_S: z.coerce.number().int().min(0).max(50).default(25),
-});
-export type TelegramSettings = z.infer<typeof TelegramSettings>;
-
-/** A bot's stored connection (token decrypted). */
-export const TelegramConfig = z.object({
-  token: z.string().regex(/^\d+:[\w-]+$/),
-  username: z.string().min(1),
-  botId: z.string().nullable(),
-});
-export type TelegramConfig = z.infer<typeof TelegramConfig>;
-
-/** One connected bot. */
-export interface Connection {
-  chatbotId: string;
-  config: TelegramConfig;
-  /** Numeric id of the Telegram bot (from the token's prefix, confirmed by getMe at connect). */
-  botId: string;
-  api: Api;
-  mode: 'webhook' | 'polling';
-  poller: Poller | undefined;
-  /** Telegram `file_id` of each stored file already uploaded to this bot. */
-  fileIds: Map<string, string>;
-  lastUpdateAt: Date | null;
-}
-
-/** What {@link TelegramAdapter} exposes beyond the registry interface (routes and tests use it). */
-export interface TelegramAdapter extends ChannelAdapter<TelegramConfig> {
-  /** The settings in force (after `start`). */
-  settings(): TelegramSettings;
-  /** The receiving mode of this process. */
-  mode(): 'webhook' | 'polling';
-  /** The webhook URL of a bot (webhook mode). */
-  webhookUrl(chatbotId: string): string;
-  /** The webhook secret token of a bot connected as Telegram bot `telegramBotId`. */
-  webhookSecret(chatbotId: string, telegramBotId: string): string;
-  /** The connection of a bot, if connected here. */
-  connection(chatbotId: string): { botId: string; api: Api } | undefined;
-  /** The runtime (after `start`). */
-  context(): ChannelContext;
-  /** Records a failure for the owner to see. */
-  recordError(chatbotId: string, message: string): void;
-  /** Records that an update arrived. */
-  touch(chatbotId: string): void;
-}
 
 /** Creates the Telegram adapter (one per app). */
 export function createTelegramAdapter(): TelegramAdapter {
-  let ctx: ChannelContext | undefined;
+  let ctx: ChannelContext<TelegramSettings> | undefined;
   let settings: TelegramSettings | undefined;
   const connections = new Map<string, Connection>();
   /** Last failure per bot (connect failures included), for the owner's health view. */
@@ -119,187 +75,57 @@ export function createTelegramAdapter(): TelegramAdapter {
     return { row, config };
   }
 
-  const { handleMessage, handleCallback, resolveFile } = createUpdateHandlers({
-    ctx: () => need().ctx,
-    recordError,
-  });
+  const { handleMessage, handleCallback } = createUpdateHandlers({ ctx: () => need().ctx });
+
+  /** Where an attachment's bytes are: the stored file on disk, or its public address. */
+  async function resolveFile(attachment: Attachment): Promise<FileSource> {
+    const { ctx } = need();
+    const file = await findFile(ctx.db, attachment.fileId);
+    const path = file ? ctx.filePath(file.file_url) : null;
+    if (path) return { path };
+    return { url: file ? publicFileUrl(file.file_url, ctx.publicUrl) : attachment.url };
+  }
 
   const adapter: TelegramAdapter = {
     id: TELEGRAM,
-    configSchema: TelegramConfig,
+    envSchema: TelegramSettings,
     capabilities: { maxTextLength: MAX_TEXT, voiceNotes: true, choices: true, streaming: false, push: true },
 
     async start(context) {
       ctx = context;
-      const parsed = TelegramSettings.safeParse(context.env);
-      if (!parsed.success)
-        throw new Error(
-          `Invalid Telegram settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-        );
-      settings = parsed.data;
+      settings = context.settings;
       if (mode() === 'webhook' && !context.publicUrl)
         throw new Error('TELEGRAM_MODE=webhook needs PUBLIC_URL (the address Telegram posts updates to)');
     },
 
-    configured: () => telegramBotIds(need().ctx.db),
-
-    connected: () => [...connections.keys()],
-
-    async connect(chatbotId) {
-      const { ctx, settings } = need();
-      if (connections.has(chatbotId)) return;
-      const loaded = await loadConfig(chatbotId).catch((err: unknown) => {
-        recordError(chatbotId, `stored token unreadable: ${describeError(err)}`);
-        return undefined;
-      });
-      if (!loaded) return;
-      const { config } = loaded;
-      const botId = config.botId ?? config.token.split(':')[0]!;
-      const api = sendingApi(config.token, settings.TELEGRAM_API_ROOT);
-      const check = plainApi(config.token, settings.TELEGRAM_API_ROOT);
-      const conn: Connection = {
-        chatbotId,
-        config,
-        botId,
-        api,
-        mode: mode(),
-        poller: undefined,
-        fileIds: new Map(),
-        lastUpdateAt: null,
-      };
-      try {
-        if (conn.mode === 'webhook') {
-          await check.setWebhook(adapter.webhookUrl(chatbotId), {
-            secret_token: adapter.webhookSecret(chatbotId, botId),
-            allowed_updates: [...ALLOWED_UPDATES],
-          });
-        } else {
-          // A webhook left from another deployment would make getUpdates fail with 409.
-          await check.deleteWebhook();
-          conn.poller = new Poller(
-            check,
-            async (update) => {
-              await ctx.inbox.accept({
-                channel: TELEGRAM,
-                chatbotId,
-                updateKey: `${botId}:${update.update_id}`,
-                chatId: chatIdOf(update),
-                payload: update,
-              });
-              conn.lastUpdateAt = new Date();
-            },
-            (message) => recordError(chatbotId, message),
-            { timeoutSeconds: settings.TELEGRAM_POLL_TIMEOUT_S },
-          );
-        }
-      } catch (err) {
-        recordError(chatbotId, describeError(err));
-        return; // not connected: the supervisor tries again at its next pass
-      }
-      // The owner may have changed or removed the token while this connect was setting up (a
-      // verify racing the supervisor): then undo, and the reconcile that follows connects anew.
-      const current = await telegramCredentials(ctx.db, chatbotId);
-      const still = current?.telegram_token
-        ? ctx.secrets.decrypt(current.telegram_token) === config.token
-        : false;
-      if (!still) {
-        if (conn.mode === 'webhook') await check.deleteWebhook().catch(() => {});
-        return;
-      }
-      errors.delete(chatbotId);
-      connections.set(chatbotId, conn);
-      conn.poller?.start();
-      await ctx.inbox.recover(TELEGRAM, chatbotId);
+    async stop() {
+      await Promise.allSettled(
+        [...connections.keys()].map((id) => adapter.connections.disconnect(id, 'shutdown')),
+      );
     },
 
-    async disconnect(chatbotId, reason) {
-      const conn = connections.get(chatbotId);
-      if (!conn) return;
-      connections.delete(chatbotId);
-      await conn.poller?.stop();
-      if (conn.mode === 'webhook' && reason !== 'shutdown') {
-        // Paused or removed: Telegram stops posting (updates wait at Telegram up to 24 h).
-        await plainApi(conn.config.token, need().settings.TELEGRAM_API_ROOT)
-          .deleteWebhook()
-          .catch((err: unknown) => recordError(chatbotId, describeError(err)));
-      }
-    },
-
-    async handleUpdate(row) {
-      const conn = connections.get(row.chatbotId);
-      if (!conn) throw new DeferUpdate('bot not connected in this process');
-      const update = row.payload as Update;
-      try {
-        if (update.message) await handleMessage(conn, update.message);
-        else if (update.callback_query) await handleCallback(conn, update.callback_query);
-      } catch (err) {
-        // Telegram refused for good (the follower blocked the bot, a bad request): retrying would
-        // only repeat what already went out. Recorded for the owner; the update counts as handled.
-        if (!isPermanent(err)) throw err;
-        recordError(row.chatbotId, describeError(err));
-      }
-    },
-
-    async health(chatbotId): Promise<ConnectionHealth> {
-      const { ctx, settings } = need();
-      const conn = connections.get(chatbotId);
-      const error = errors.get(chatbotId);
-      const base = {
-        mode: mode(),
-        lastError: error?.message ?? null,
-        lastErrorAt: error?.at.toISOString() ?? null,
-        lastUpdateAt: conn?.lastUpdateAt?.toISOString() ?? null,
-        pendingUpdates: null as number | null,
-      };
-      if (!conn) {
-        const configured = (await telegramCredentials(ctx.db, chatbotId))?.telegram_token;
-        if (!configured) return { ...base, state: 'disconnected' };
-        return { ...base, state: (await ctx.mayRun(chatbotId)) ? 'error' : 'paused' };
-      }
-      if (conn.mode === 'polling') {
-        const s = conn.poller!.state;
-        return {
-          ...base,
-          lastError: s.lastError ?? base.lastError,
-          lastErrorAt: s.lastErrorAt?.toISOString() ?? base.lastErrorAt,
-          state: s.lastError ? 'error' : 'connected',
-        };
-      }
-      // Webhook: ask Telegram what it sees (Bot API getWebhookInfo: url, pending_update_count,
-      // last_error_date, last_error_message).
-      try {
-        const info = await plainApi(conn.config.token, settings.TELEGRAM_API_ROOT).getWebhookInfo();
-        const expected = adapter.webhookUrl(chatbotId);
-        const recentError =
-          info.last_error_date !== undefined && Date.now() / 1000 - info.last_error_date < 3600
-            ? (info.last_error_message ?? 'error')
-            : null;
-        const wrongUrl = info.url !== expected ? `webhook apunta a "${info.url || '(ninguno)'}"` : null;
-        return {
-          ...base,
-          pendingUpdates: info.pending_update_count,
-          lastError: wrongUrl ?? info.last_error_message ?? base.lastError,
-          lastErrorAt:
-            info.last_error_date !== undefined
-              ? new Date(info.last_error_date * 1000).toISOString()
-              : base.lastErrorAt,
-          state: wrongUrl || recentError ? 'error' : 'connected',
-        };
-      } catch (err) {
-        return {
-          ...base,
-          lastError: describeError(err),
-          lastErrorAt: new Date().toISOString(),
-          state: 'error',
-        };
-      }
-    },
-
-    async send(chatbotId, chatId, message) {
+    /**
+     * Sends split text, the file with the method its type needs, the LIST offer as inline buttons
+     * and a voice note (bot-api.ts). A file Telegram refuses in a reply is recorded for the owner.
+     */
+    async send(chatbotId, chatId, message, to) {
       const conn = connections.get(chatbotId);
       if (!conn) throw new Error(`telegram bot ${chatbotId} is not connected`);
-      return { messageIds: await sendReply(conn.api, chatId, message, resolveFile, conn.fileIds) };
+      const refused = to?.inbound
+        ? (reason: string) =>
+            recordError(chatbotId, `Telegram rechazó el archivo ${message.attachment?.name ?? ''}: ${reason}`)
+        : undefined;
+      return { messageIds: await sendReply(conn.api, chatId, message, resolveFile, conn.fileIds, refused) };
     },
+
+    /** Bot API `sendChatAction`: "typing…" lasts 5 s or until a message, so it is repeated. */
+    typing(chatbotId, chatId) {
+      void connections
+        .get(chatbotId)
+        ?.api.sendChatAction(chatId, 'typing')
+        .catch(() => {});
+    },
+    typingEveryMs: 4500,
 
     /**
      * Bot API `getFile`, then the download from `<api root>/file/bot<token>/<file_path>` (Bot API:
@@ -324,12 +150,177 @@ export function createTelegramAdapter(): TelegramAdapter {
       return { data: Buffer.from(await res.arrayBuffer()), mime: res.headers.get('content-type') };
     },
 
-    async stop() {
-      await Promise.allSettled([...connections.keys()].map((id) => adapter.disconnect(id, 'shutdown')));
-    },
-
     routes: webhookRoutes(() => adapter),
     apiRoutes: telegramApiRoutes(() => adapter),
+
+    connections: {
+      configSchema: TelegramConfig,
+
+      configured: () => telegramBotIds(need().ctx.db),
+
+      connected: () => [...connections.keys()],
+
+      async connect(chatbotId) {
+        const { ctx, settings } = need();
+        if (connections.has(chatbotId)) return;
+        const loaded = await loadConfig(chatbotId).catch((err: unknown) => {
+          recordError(chatbotId, `stored token unreadable: ${describeError(err)}`);
+          return undefined;
+        });
+        if (!loaded) return;
+        const { config } = loaded;
+        const botId = config.botId ?? config.token.split(':')[0]!;
+        // grammY is loaded here, at the first connect, not at start-up (bot-api.ts).
+        let api: Api;
+        let check: Api;
+        try {
+          [api, check] = await Promise.all([
+            sendingApi(config.token, settings.TELEGRAM_API_ROOT),
+            plainApi(config.token, settings.TELEGRAM_API_ROOT),
+          ]);
+        } catch (err) {
+          recordError(chatbotId, describeError(err));
+          return;
+        }
+        const conn: Connection = {
+          chatbotId,
+          config,
+          botId,
+          api,
+          mode: mode(),
+          poller: undefined,
+          fileIds: new Map(),
+          lastUpdateAt: null,
+        };
+        try {
+          if (conn.mode === 'webhook') {
+            await check.setWebhook(adapter.webhookUrl(chatbotId), {
+              secret_token: adapter.webhookSecret(chatbotId, botId),
+              allowed_updates: [...ALLOWED_UPDATES],
+            });
+          } else {
+            // A webhook left from another deployment would make getUpdates fail with 409.
+            await check.deleteWebhook();
+            conn.poller = new Poller(
+              check,
+              async (update) => {
+                await ctx.inbox.accept({
+                  channel: TELEGRAM,
+                  chatbotId,
+                  updateKey: `${botId}:${update.update_id}`,
+                  chatId: chatIdOf(update),
+                  payload: update,
+                });
+                conn.lastUpdateAt = new Date();
+              },
+              (message) => recordError(chatbotId, message),
+              { timeoutSeconds: settings.TELEGRAM_POLL_TIMEOUT_S },
+            );
+          }
+        } catch (err) {
+          recordError(chatbotId, describeError(err));
+          return; // not connected: the supervisor tries again at its next pass
+        }
+        // The owner may have changed or removed the token while this connect was setting up (a
+        // verify racing the supervisor): then undo, and the reconcile that follows connects anew.
+        const current = await telegramCredentials(ctx.db, chatbotId);
+        const still = current?.telegram_token
+          ? ctx.secrets.decrypt(current.telegram_token) === config.token
+          : false;
+        if (!still) {
+          if (conn.mode === 'webhook') await check.deleteWebhook().catch(() => {});
+          return;
+        }
+        errors.delete(chatbotId);
+        connections.set(chatbotId, conn);
+        conn.poller?.start();
+        await ctx.inbox.recover(TELEGRAM, chatbotId);
+      },
+
+      async disconnect(chatbotId, reason) {
+        const conn = connections.get(chatbotId);
+        if (!conn) return;
+        connections.delete(chatbotId);
+        await conn.poller?.stop();
+        if (conn.mode === 'webhook' && reason !== 'shutdown') {
+          // Paused or removed: Telegram stops posting (updates wait at Telegram up to 24 h).
+          await plainApi(conn.config.token, need().settings.TELEGRAM_API_ROOT)
+            .then((api) => api.deleteWebhook())
+            .catch((err: unknown) => recordError(chatbotId, describeError(err)));
+        }
+      },
+
+      async handleUpdate(row) {
+        const conn = connections.get(row.chatbotId);
+        if (!conn) throw new DeferUpdate('bot not connected in this process');
+        const update = row.payload as Update;
+        try {
+          if (update.message) await handleMessage(conn, update.message);
+          else if (update.callback_query) await handleCallback(conn, update.callback_query);
+        } catch (err) {
+          // Telegram refused for good (the follower blocked the bot, a bad request): retrying would
+          // only repeat what already went out. Recorded for the owner; the update counts as handled.
+          if (!isPermanent(err)) throw err;
+          recordError(row.chatbotId, describeError(err));
+        }
+      },
+
+      async health(chatbotId): Promise<ConnectionHealth> {
+        const { ctx, settings } = need();
+        const conn = connections.get(chatbotId);
+        const error = errors.get(chatbotId);
+        const base = {
+          mode: mode(),
+          lastError: error?.message ?? null,
+          lastErrorAt: error?.at.toISOString() ?? null,
+          lastUpdateAt: conn?.lastUpdateAt?.toISOString() ?? null,
+          pendingUpdates: null as number | null,
+        };
+        if (!conn) {
+          const configured = (await telegramCredentials(ctx.db, chatbotId))?.telegram_token;
+          if (!configured) return { ...base, state: 'disconnected' };
+          return { ...base, state: (await ctx.mayRun(chatbotId)) ? 'error' : 'paused' };
+        }
+        if (conn.mode === 'polling') {
+          const s = conn.poller!.state;
+          return {
+            ...base,
+            lastError: s.lastError ?? base.lastError,
+            lastErrorAt: s.lastErrorAt?.toISOString() ?? base.lastErrorAt,
+            state: s.lastError ? 'error' : 'connected',
+          };
+        }
+        // Webhook: ask Telegram what it sees (Bot API getWebhookInfo: url, pending_update_count,
+        // last_error_date, last_error_message).
+        try {
+          const api = await plainApi(conn.config.token, settings.TELEGRAM_API_ROOT);
+          const info = await api.getWebhookInfo();
+          const expected = adapter.webhookUrl(chatbotId);
+          const recentError =
+            info.last_error_date !== undefined && Date.now() / 1000 - info.last_error_date < 3600
+              ? (info.last_error_message ?? 'error')
+              : null;
+          const wrongUrl = info.url !== expected ? `webhook apunta a "${info.url || '(ninguno)'}"` : null;
+          return {
+            ...base,
+            pendingUpdates: info.pending_update_count,
+            lastError: wrongUrl ?? info.last_error_message ?? base.lastError,
+            lastErrorAt:
+              info.last_error_date !== undefined
+                ? new Date(info.last_error_date * 1000).toISOString()
+                : base.lastErrorAt,
+            state: wrongUrl || recentError ? 'error' : 'connected',
+          };
+        } catch (err) {
+          return {
+            ...base,
+            lastError: describeError(err),
+            lastErrorAt: new Date().toISOString(),
+            state: 'error',
+          };
+        }
+      },
+    },
 
     settings: () => need().settings,
     mode,

@@ -6,9 +6,9 @@
  * (the state the dashboard shows) and retried with backoff; a refused token (401) or another
  * process polling the same bot (409 Conflict) is reported in words the owner can act on.
  */
-import { type Api, GrammyError } from 'grammy';
+import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
-import { describeError } from './bot-api.ts';
+import { describeError, isGrammyError } from './bot-api.ts';
 
 /** The allowed update types (Bot API `allowed_updates`): messages and button taps. */
 export const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
@@ -75,9 +75,9 @@ export class Poller {
 
   private fail(err: unknown): string {
     let message = describeError(err);
-    if (err instanceof GrammyError && err.error_code === 409)
+    if (isGrammyError(err) && err.error_code === 409)
       message = `409: otro proceso o un webhook recibe las actualizaciones de este bot (${err.description})`;
-    if (err instanceof GrammyError && err.error_code === 401)
+    if (isGrammyError(err) && err.error_code === 401)
       message = `401: Telegram rechazó el token (${err.description})`;
     this.state.lastError = message;
     this.state.lastErrorAt = new Date();
@@ -115,7 +115,7 @@ export class Poller {
         failures++;
         this.fail(err);
         // 1 s, 2 s, 4 s … up to 60 s; a refused token is retried slowly (the owner must act).
-        const refused = err instanceof GrammyError && (err.error_code === 401 || err.error_code === 404);
+        const refused = isGrammyError(err) && (err.error_code === 401 || err.error_code === 404);
         await sleep(refused ? 60_000 : Math.min(60_000, 1000 * 2 ** Math.min(failures - 1, 6)), signal);
       }
     }

@@ -5,25 +5,19 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, botNotFound } from '../../engine/errors.ts';
+import { AppError } from '../../engine/errors.ts';
 import { PRINTABLE_ASCII } from '../../engine/schemas.ts';
-import { findNewestChatbot, findOwnedChatbot } from '../../engine/store/queries/chatbots.ts';
+import { errorBodies, Health } from '../shared/channel-api.ts';
+import {
+  channelConfigRoute,
+  channelRemoveRoute,
+  probePost,
+  requireOwnedBot,
+} from '../shared/owner-routes.ts';
 import { describeError, isTokenRejected, plainApi } from './bot-api.ts';
-import type { TelegramAdapter } from './index.ts';
 import { botUsingTelegramBot, setTelegramConnection } from './queries.ts';
 import { TELEGRAM_ERRORS } from './texts.ts';
-
-const ErrorBody = z.object({ error: z.string() });
-
-/** A connection's health as the dashboard shows it (engine/registry ConnectionHealth). */
-const Health = z.object({
-  mode: z.string(),
-  state: z.enum(['connected', 'error', 'paused', 'disconnected']),
-  lastError: z.string().nullable(),
-  lastErrorAt: z.string().nullable(),
-  lastUpdateAt: z.string().nullable(),
-  pendingUpdates: z.number().nullable(),
-});
+import type { TelegramAdapter } from './types.ts';
 
 /**
  * Body of `POST /api/verify-telegram` (spec 000 §7). `userId` is ignored: the owner is the session's.
@@ -37,45 +31,19 @@ export const VerifyTelegramBody = z.object({
   chatbotId: z.string().max(100).optional(),
 });
 
-/** Body of `POST /api/remove-telegram` (spec 000 §7). */
-export const RemoveTelegramBody = z.object({
-  userId: z.string().optional(),
-  chatbotId: z.string().max(100).optional(),
-});
-
 /** Bot API token: the bot's numeric id, a colon, then 30+ characters (as @BotFather issues them). */
 const TOKEN_FORMAT = /^\d{3,}:[\w-]{30,}$/;
 
+/** The owner's Telegram routes (mounted at the root: the spec's `/api/...` paths). */
 export function telegramApiRoutes(adapter: () => TelegramAdapter): FastifyPluginAsyncZod {
   return async (app) => {
-    const ownedBot = async (
-      req: Parameters<ReturnType<TelegramAdapter['context']>['requireOwner']>[0],
-      id?: string,
-    ) => {
-      const ctx = adapter().context();
-      const owner = await ctx.requireOwner(req);
-      if (!id) throw new AppError('BAD_REQUEST', TELEGRAM_ERRORS.missingData);
-      const bot = await findOwnedChatbot(ctx.db, owner.id, id);
-      if (!bot) throw botNotFound();
-      return bot;
-    };
-
     app.post(
       '/api/verify-telegram',
       {
-        config: {
-          owner: {
-            probe: (a) => ({
-              method: 'POST',
-              url: '/api/verify-telegram',
-              json: {
-                chatbotId: a.botId,
-                telegramToken: '123456:abcdefghijklmnopqrstuvwxyz0123456789',
-                telegramUsername: 'x_bot',
-              },
-            }),
-          },
-        },
+        config: probePost('/api/verify-telegram', {
+          telegramToken: '123456:abcdefghijklmnopqrstuvwxyz0123456789',
+          telegramUsername: 'x_bot',
+        }),
         schema: {
           summary: 'Connect a Telegram bot by its token',
           description:
@@ -88,25 +56,21 @@ export function telegramApiRoutes(adapter: () => TelegramAdapter): FastifyPlugin
           body: VerifyTelegramBody,
           response: {
             200: z.object({ telegramUsername: z.string(), health: Health }),
-            400: ErrorBody,
-            401: ErrorBody,
-            404: ErrorBody,
-            409: ErrorBody,
-            502: ErrorBody,
+            ...errorBodies(400, 401, 404, 409, 502),
           },
         },
       },
       async (req) => {
         const telegram = adapter();
         const ctx = telegram.context();
-        const bot = await ownedBot(req, req.body.chatbotId);
+        const bot = await requireOwnedBot(ctx, req, req.body.chatbotId, TELEGRAM_ERRORS.missingData);
         const token = req.body.telegramToken.trim();
         const username = req.body.telegramUsername.trim().replace(/^@/, '');
         if (!token || !username) throw new AppError('BAD_REQUEST', TELEGRAM_ERRORS.required);
         if (!TOKEN_FORMAT.test(token)) throw new AppError('BAD_REQUEST', TELEGRAM_ERRORS.badTokenFormat);
-        let me: Awaited<ReturnType<ReturnType<typeof plainApi>['getMe']>>;
+        let me: Awaited<ReturnType<Awaited<ReturnType<typeof plainApi>>['getMe']>>;
         try {
-          me = await plainApi(token, telegram.settings().TELEGRAM_API_ROOT, 15).getMe();
+          me = await (await plainApi(token, telegram.settings().TELEGRAM_API_ROOT, 15)).getMe();
         } catch (err) {
           if (isTokenRejected(err)) throw new AppError('BAD_REQUEST', TELEGRAM_ERRORS.tokenRejected);
           ctx.log.warn({ chatbotId: bot.id, error: describeError(err) }, 'getMe failed');
@@ -120,7 +84,7 @@ export function telegramApiRoutes(adapter: () => TelegramAdapter): FastifyPlugin
         if (await botUsingTelegramBot(ctx.db, String(me.id), bot.id))
           throw new AppError('CONFLICT', TELEGRAM_ERRORS.inUse);
         // Reconfigure: the old connection stops (its webhook is deleted) before the new one starts.
-        await telegram.disconnect(bot.id, 'removed');
+        await telegram.connections.disconnect(bot.id, 'removed');
         await setTelegramConnection(ctx.db, bot.id, {
           token: ctx.secrets.encrypt(token),
           username: me.username,
@@ -128,88 +92,53 @@ export function telegramApiRoutes(adapter: () => TelegramAdapter): FastifyPlugin
         });
         ctx.log.info({ chatbotId: bot.id, telegramUsername: me.username }, 'telegram bot connected');
         await ctx.reconcile(bot.id);
-        return { telegramUsername: me.username, health: await telegram.health(bot.id) };
+        return { telegramUsername: me.username, health: await telegram.connections.health(bot.id) };
       },
     );
 
-    app.post(
-      '/api/remove-telegram',
-      {
-        config: {
-          owner: {
-            probe: (a) => ({ method: 'POST', url: '/api/remove-telegram', json: { chatbotId: a.botId } }),
-          },
-        },
-        schema: {
-          summary: 'Disconnect the Telegram bot',
-          description:
-            'Spec 000 §7. Stops the bot (deletes its webhook or stops its poller) and clears the stored ' +
-            'token and username. Disconnecting a bot without Telegram is not an error.',
-          tags: ['telegram'],
-          body: RemoveTelegramBody,
-          response: {
-            200: z.object({ success: z.literal(true), message: z.string() }),
-            400: ErrorBody,
-            401: ErrorBody,
-            404: ErrorBody,
-          },
-        },
-      },
-      async (req) => {
-        const telegram = adapter();
-        const ctx = telegram.context();
-        const bot = await ownedBot(req, req.body.chatbotId);
-        await telegram.disconnect(bot.id, 'removed');
-        await setTelegramConnection(ctx.db, bot.id, { token: null, username: null, botId: null });
-        ctx.log.info({ chatbotId: bot.id }, 'telegram bot disconnected by its owner');
-        return { success: true as const, message: 'Bot de Telegram desconectado.' };
-      },
+    await app.register(
+      channelRemoveRoute({
+        url: '/api/remove-telegram',
+        tag: 'telegram',
+        summary: 'Disconnect the Telegram bot',
+        description:
+          'Spec 000 §7. Stops the bot (deletes its webhook or stops its poller) and clears the stored ' +
+          'token and username. Disconnecting a bot without Telegram is not an error.',
+        context: () => adapter().context(),
+        missing: TELEGRAM_ERRORS.missingData,
+        disconnect: (chatbotId) => adapter().connections.disconnect(chatbotId, 'removed'),
+        forget: (chatbotId) =>
+          setTelegramConnection(adapter().context().db, chatbotId, {
+            token: null,
+            username: null,
+            botId: null,
+          }),
+        logMessage: 'telegram bot disconnected by its owner',
+        message: 'Bot de Telegram desconectado.',
+      }),
     );
 
-    app.get(
-      '/api/get-telegram-config',
-      {
-        config: {
-          owner: {
-            probe: (a) => ({
-              method: 'GET',
-              url: `/api/get-telegram-config?chatbotId=${encodeURIComponent(a.botId)}`,
-            }),
-          },
-        },
-        schema: {
-          summary: 'The Telegram configuration and connection health',
-          description:
-            'Spec 000 §7 (`telegramUsername`), plus the connection health (issue 5): mode, state ' +
-            '(connected, error, paused for lack of days, disconnected), the last error Telegram or the ' +
-            'poller reported, and the updates Telegram still holds. Without `chatbotId` the owner’s newest bot.',
-          tags: ['telegram'],
-          querystring: z.object({ userId: z.string().optional(), chatbotId: z.string().max(100).optional() }),
-          response: {
-            200: z.object({
-              telegramUsername: z.string().nullable(),
-              connected: z.boolean(),
-              health: Health,
-            }),
-            401: ErrorBody,
-            404: ErrorBody,
-          },
-        },
-      },
-      async (req) => {
-        const telegram = adapter();
-        const ctx = telegram.context();
-        const owner = await ctx.requireOwner(req);
-        const bot = req.query.chatbotId
-          ? await findOwnedChatbot(ctx.db, owner.id, req.query.chatbotId)
-          : await findNewestChatbot(ctx.db, owner.id);
-        if (!bot) throw botNotFound();
-        return {
+    await app.register(
+      channelConfigRoute({
+        url: '/api/get-telegram-config',
+        tag: 'telegram',
+        summary: 'The Telegram configuration and connection health',
+        description:
+          'Spec 000 §7 (`telegramUsername`), plus the connection health (issue 5): mode, state ' +
+          '(connected, error, paused for lack of days, disconnected), the last error Telegram or the ' +
+          'poller reported, and the updates Telegram still holds. Without `chatbotId` the owner’s newest bot.',
+        context: () => adapter().context(),
+        response: z.object({
+          telegramUsername: z.string().nullable(),
+          connected: z.boolean(),
+          health: Health,
+        }),
+        answer: async (bot) => ({
           telegramUsername: bot.telegram_username,
           connected: Boolean(bot.telegram_token),
-          health: await telegram.health(bot.id),
-        };
-      },
+          health: await adapter().connections.health(bot.id),
+        }),
+      }),
     );
   };
 }

@@ -8,12 +8,12 @@
  * A bot that exists but is not connected in this process (paused, its token removed, held by
  * another process) answers 503, so Telegram retries; an id that is no bot answers 404 (issue 24 §7).
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Update } from 'grammy/types';
 import { z } from 'zod';
-import type { TelegramAdapter } from './index.ts';
+import { sameSecret } from '../shared/secrets.ts';
 import { telegramCredentials } from './queries.ts';
+import type { TelegramAdapter } from './types.ts';
 import { chatIdOf } from './updates.ts';
 
 /** The part of an Update the route checks; the rest is stored as it came (Bot API `Update`). */
@@ -37,13 +37,6 @@ export function telegramWebhookSecret(
 
 /** Chatbot ids are `gen_random_uuid()` texts; anything longer or with a NUL is no bot, unqueried. */
 const MAX_ID_LENGTH = 100;
-
-/** Constant-time string comparison (a length mismatch is a plain false). */
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 export function webhookRoutes(adapter: () => TelegramAdapter): FastifyPluginAsync {
   return async (app) => {
@@ -70,7 +63,7 @@ export function webhookRoutes(adapter: () => TelegramAdapter): FastifyPluginAsyn
           return reply.code(503).send({ error: 'bot not connected' });
         }
         const header = req.headers[SECRET_HEADER];
-        if (typeof header !== 'string' || !same(header, telegram.webhookSecret(chatbotId, conn.botId)))
+        if (typeof header !== 'string' || !sameSecret(header, telegram.webhookSecret(chatbotId, conn.botId)))
           return reply.code(401).send({ error: 'bad secret token' });
         const parsed = UpdateBody.safeParse(req.body);
         if (!parsed.success) return reply.code(400).send({ error: 'not a Telegram update' });

@@ -15,8 +15,7 @@ import type { ChannelContext, InboundMessage } from '../../engine/registry/index
 import { languageCode } from '../../engine/schemas.ts';
 import { ChatChannel, ChatMessageBody, ChatMessageReply, ErrorBody, mentionId } from './contract.ts';
 import { gateTurn, requesterOf } from './gate.ts';
-import { answerTurn, chatReply } from './turn-http.ts';
-import { spokenReply } from './voice.ts';
+import { answerTurn, chatReply, runTurn } from './turn-http.ts';
 
 /** Largest voice message taken by `/api/chatbot-voice/:id`, bytes (10 MB). */
 const MAX_VOICE_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -129,7 +128,8 @@ export function botChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
           ...(body.archivosMostrados ? { offered: body.archivosMostrados.map(mentionId) } : {}),
           ...(body.archivosEnviados ? { sent: body.archivosEnviados.map(mentionId) } : {}),
         };
-        return answerTurn(ctx(), req, reply, inbound, async (r) => chatReply(r, null, debug));
+        // The bot-id JSON chat API carries no voice note: its reply is not spoken.
+        return answerTurn(ctx(), req, reply, inbound, (r) => chatReply(r, null, debug), { speak: false });
       },
     );
 
@@ -187,8 +187,8 @@ export function botChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
           attachments: [{ type: 'voice', data, ...(mime ? { mime } : {}) }],
           messageId: form.data.messageId ?? '',
         };
-        const result = await ctx().dispatch(inbound);
-        return chatReply(result, await spokenReply(ctx(), result, inbound));
+        const { result, voice } = await runTurn(ctx(), inbound, { speak: true });
+        return chatReply(result, voice);
       },
     );
 

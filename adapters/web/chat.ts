@@ -1,11 +1,3 @@
-/**
- * The public web chat (issue 6), for any website (CORS `*`), addressed by the bot's web key:
- * `GET /api/web/:key/config` (what the widget shows, in the bot's language, and whether the chat is
- * available), `POST /api/web/:key/message` (one turn, the contract of
- * `POST /api/chatbot-message/:id`, JSON or SSE) and `POST /api/web/:key/voice` (a recorded voice
- * message, voice.ts). Turns pass the one gate of gate.ts (availability and the limits per visitor,
- * address and bot, shared with the bot-id routes).
- */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { greeting } from '../../engine/conversation/texts.ts';
@@ -15,10 +7,10 @@ import { LANG_CODES, languageCode } from '../../engine/schemas.ts';
 import { recordWidgetSeen } from '../../engine/store/queries/chatbots.ts';
 import { ChatMessageBody, ChatMessageReply, mentionId } from './contract.ts';
 import { gateTurn } from './gate.ts';
-import { availability, botByKey, cors, ErrorBody, widgetSiteOrigin } from './shared.ts';
+import { availability, botByKey, cors, ErrorBody, PUBLIC_CORS, widgetSiteOrigin } from './shared.ts';
 import { WIDGET_TEXTS, WidgetTextsSchema } from './texts.ts';
-import { answerTurn, chatReply } from './turn-http.ts';
-import { readVoiceUpload, spokenReply } from './voice.ts';
+import { answerTurn, chatReply, runTurn } from './turn-http.ts';
+import { readVoiceUpload, WebVisitor } from './voice.ts';
 
 /**
  * Body of `POST /api/web/:key/message`: the chat contract of `POST /api/chatbot-message/:id`
@@ -30,19 +22,31 @@ export const WebMessageBody = ChatMessageBody.pick({
   messageHistory: true,
   archivosMostrados: true,
   archivosEnviados: true,
-}).extend({
-  visitorId: z
-    .string()
-    .min(1)
-    .max(128)
-    .regex(/^[\w-]+$/),
-  /** Which web client sends it: the widget or the IALanding. */
-  channel: z.enum(['web', 'ialanding']).default('web'),
-});
+}).extend(WebVisitor.shape);
 
 const LIMITS_TEXT =
   `429 past ${LIMITS.turnVisitor.max} messages a minute per visitor, ${LIMITS.turnAddress.max} per address or ` +
   `${LIMITS.turnBot.max} per bot (defaults; see the README’s Security section).`;
+
+/** The path parameter of every web-key route. */
+const KeyParams = z.object({ key: z.string().min(1).max(100) });
+
+/** A turn's answers on the web-key routes (`/message`, `/voice`). */
+const TURN_RESPONSES = {
+  200: ChatMessageReply,
+  400: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  429: ErrorBody,
+} as const;
+
+/** The options of a public web-key route: no session, CORS for any origin, tagged `web`, `:key`. */
+function webKeyRoute<S extends object>(schema: S) {
+  return {
+    ...PUBLIC_CORS,
+    schema: { tags: ['web'], params: KeyParams, ...schema },
+  };
+}
 
 export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -53,38 +57,32 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
 
     app.get(
       '/api/web/:key/config',
-      {
-        config: { public: true },
-        onRequest: async (_req, reply) => cors(reply),
-        schema: {
-          summary: 'What the web widget shows for a key',
-          description:
-            'Issue 6, spec 001 §2: the business name, greeting and widget texts in the bot’s language, and ' +
-            'whether the chat is available (the web service is on and the owner has days). CORS: any origin. ' +
-            'A request from another site (its `Origin`) records that site as where the widget loaded (issue 10). ' +
-            '404 "No se encontró la configuración del bot para este IALanding." for an unknown key.',
-          tags: ['web'],
-          params: z.object({ key: z.string().min(1).max(100) }),
-          response: {
-            200: z.object({
-              chatbotId: z.string(),
-              business_name: z.string(),
-              idioma: z.string(),
-              lang: z.enum(LANG_CODES),
-              greeting: z.string(),
-              available: z.boolean(),
-              unavailableText: z.string().nullable(),
-              offline: z
-                .boolean()
-                .describe(
-                  'True while no LLM is configured: replies come from the offline responder (issue 10 §6).',
-                ),
-              texts: WidgetTextsSchema,
-            }),
-            404: ErrorBody,
-          },
+      webKeyRoute({
+        summary: 'What the web widget shows for a key',
+        description:
+          'Issue 6, spec 001 §2: the business name, greeting and widget texts in the bot’s language, and ' +
+          'whether the chat is available (the web service is on and the owner has days). CORS: any origin. ' +
+          'A request from another site (its `Origin`) records that site as where the widget loaded (issue 10). ' +
+          '404 "No se encontró la configuración del bot para este IALanding." for an unknown key.',
+        response: {
+          200: z.object({
+            chatbotId: z.string(),
+            business_name: z.string(),
+            idioma: z.string(),
+            lang: z.enum(LANG_CODES),
+            greeting: z.string(),
+            available: z.boolean(),
+            unavailableText: z.string().nullable(),
+            offline: z
+              .boolean()
+              .describe(
+                'True while no LLM is configured: replies come from the offline responder (issue 10 §6).',
+              ),
+            texts: WidgetTextsSchema,
+          }),
+          404: ErrorBody,
         },
-      },
+      }),
       async (req) => {
         const bot = await botByKey(ctx(), req.params.key);
         // The widget loaded on the owner's site: /main's first steps tick "put the widget on your site".
@@ -109,28 +107,16 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
 
     app.post(
       '/api/web/:key/message',
-      {
-        config: { public: true },
-        onRequest: async (_req, reply) => cors(reply),
-        schema: {
-          summary: 'A visitor’s message to a bot on a website or its IALanding',
-          description:
-            'Issue 6: the contract of `POST /api/chatbot-message/:id` addressed by web key, for any origin ' +
-            '(CORS). JSON, or Server-Sent Events with `Accept: text/event-stream` (`token`, then `done` or ' +
-            '`error`). 403 with a text in the bot’s language when the web service is off or the owner has ' +
-            `no days; ${LIMITS_TEXT}`,
-          tags: ['web'],
-          params: z.object({ key: z.string().min(1).max(100) }),
-          body: WebMessageBody,
-          response: {
-            200: ChatMessageReply,
-            400: ErrorBody,
-            403: ErrorBody,
-            404: ErrorBody,
-            429: ErrorBody,
-          },
-        },
-      },
+      webKeyRoute({
+        summary: 'A visitor’s message to a bot on a website or its IALanding',
+        description:
+          'Issue 6: the contract of `POST /api/chatbot-message/:id` addressed by web key, for any origin ' +
+          '(CORS). JSON, or Server-Sent Events with `Accept: text/event-stream` (`token`, then `done` or ' +
+          '`error`). 403 with a text in the bot’s language when the web service is off or the owner has ' +
+          `no days; ${LIMITS_TEXT}`,
+        body: WebMessageBody,
+        response: TURN_RESPONSES,
+      }),
       async (req, reply) => {
         const bot = await botByKey(ctx(), req.params.key);
         const body = req.body;
@@ -149,43 +135,26 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
           ...(body.archivosMostrados ? { offered: body.archivosMostrados.map(mentionId) } : {}),
           ...(body.archivosEnviados ? { sent: body.archivosEnviados.map(mentionId) } : {}),
         };
-        return answerTurn(
-          ctx(),
-          req,
-          reply,
-          inbound,
-          async (r) => chatReply(r, await spokenReply(ctx(), r, inbound)),
-          { 'access-control-allow-origin': '*' },
-        );
+        return answerTurn(ctx(), req, reply, inbound, (r, voice) => chatReply(r, voice), {
+          speak: true,
+          headers: { 'access-control-allow-origin': '*' },
+        });
       },
     );
 
     app.post(
       '/api/web/:key/voice',
-      {
-        config: { public: true },
-        onRequest: async (_req, reply) => cors(reply),
-        schema: {
-          summary: 'A visitor’s voice message to a bot on a website or its IALanding',
-          description:
-            'Issue 15 §1: multipart/form-data `visitorId`, `channel` (web or ialanding), `messageId`, and the recording ' +
-            '(one file, at most 10 MB: WebM/Opus from a browser, OGG, MP3, WAV). It goes through the engine as a voice ' +
-            'note: with a transcription server the bot answers the words (`heard` is the transcript), otherwise it asks ' +
-            'the visitor to write. `voice` carries the spoken reply when the bot speaks. Errors and limits as ' +
-            '`/message`; 413 over 10 MB.',
-          tags: ['web'],
-          params: z.object({ key: z.string().min(1).max(100) }),
-          consumes: ['multipart/form-data'],
-          response: {
-            200: ChatMessageReply,
-            400: ErrorBody,
-            403: ErrorBody,
-            404: ErrorBody,
-            413: ErrorBody,
-            429: ErrorBody,
-          },
-        },
-      },
+      webKeyRoute({
+        summary: 'A visitor’s voice message to a bot on a website or its IALanding',
+        description:
+          'Issue 15 §1: multipart/form-data `visitorId`, `channel` (web or ialanding), `messageId`, and the recording ' +
+          '(one file, at most 10 MB: WebM/Opus from a browser, OGG, MP3, WAV). It goes through the engine as a voice ' +
+          'note: with a transcription server the bot answers the words (`heard` is the transcript), otherwise it asks ' +
+          'the visitor to write. `voice` carries the spoken reply when the bot speaks. Errors and limits as ' +
+          '`/message`; 413 over 10 MB.',
+        consumes: ['multipart/form-data'],
+        response: { ...TURN_RESPONSES, 413: ErrorBody },
+      }),
       async (req, reply) => {
         const bot = await botByKey(ctx(), req.params.key);
         // Gated before the recording is read: a refused visitor costs no upload.
@@ -201,8 +170,8 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
           attachments: [{ type: 'voice', data: audio, ...(mime ? { mime } : {}) }],
           messageId: fields.messageId ?? '',
         };
-        const result = await ctx().dispatch(inbound);
-        return chatReply(result, await spokenReply(ctx(), result, inbound));
+        const { result, voice } = await runTurn(ctx(), inbound, { speak: true });
+        return chatReply(result, voice);
       },
     );
   };

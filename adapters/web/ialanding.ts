@@ -16,13 +16,9 @@ import type { ChannelContext } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
 import { findChatbot, findChatbotByKey } from '../../engine/store/queries/chatbots.ts';
 import { listFiles } from '../../engine/store/queries/files.ts';
-import {
-  findActiveIalandingBySlug,
-  findIalandingRedirect,
-  updateIalanding,
-} from '../../engine/store/queries/ialandings.ts';
 import { LandingView, landingErrorPage, landingPage } from './ialanding-page.ts';
-import { availability, cors, ErrorBody, html } from './shared.ts';
+import { findActiveIalandingBySlug, findIalandingRedirect, updateIalanding } from './queries.ts';
+import { availability, ErrorBody, html, PUBLIC_CORS } from './shared.ts';
 import { WEB_ERRORS } from './texts.ts';
 
 export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
@@ -30,8 +26,7 @@ export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZo
     app.get(
       '/api/ialanding/:slug',
       {
-        config: { public: true },
-        onRequest: async (_req, reply) => cors(reply),
+        ...PUBLIC_CORS,
         schema: {
           summary: 'A public IALanding',
           description:

@@ -7,25 +7,20 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { daysRemaining, isPaid } from '../../engine/auth/profiles.ts';
-import { AppError, botNotFound } from '../../engine/errors.ts';
+import { AppError } from '../../engine/errors.ts';
 import type { ChannelContext } from '../../engine/registry/index.ts';
 import { botLanguageFor } from '../../engine/schemas.ts';
 import { newCharlaKey } from '../../engine/secrets.ts';
-import {
-  findNewestChatbot,
-  findOwnedChatbot,
-  insertChatbot,
-  updateWebFields,
-} from '../../engine/store/queries/chatbots.ts';
+import { findNewestChatbot, insertChatbot, updateWebFields } from '../../engine/store/queries/chatbots.ts';
 import {
   ensureIalanding,
-  findActiveIalandingByKey,
   findIalandingByChatbot,
   freeIalandingSlug,
-  updateIalanding,
 } from '../../engine/store/queries/ialandings.ts';
 import { findProfile } from '../../engine/store/queries/owners.ts';
-import { ErrorBody } from './shared.ts';
+import { errorBodies } from '../shared/channel-api.ts';
+import { probePost, requireOwnedBot } from '../shared/owner-routes.ts';
+import { findActiveIalandingByKey, updateIalanding } from './queries.ts';
 import { WEB_ERRORS } from './texts.ts';
 
 export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
@@ -56,7 +51,7 @@ export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod
             'IALanding gets one. A bot created here speaks the interface language the dashboard sends as ' +
             '`x-app-language` (issue 10). Returns the bot’s web fields, its IALanding, the plan and the days remaining.',
           tags: ['web'],
-          response: { 200: Web, 401: ErrorBody },
+          response: { 200: Web, ...errorBodies(401) },
         },
       },
       async (req) => {
@@ -95,26 +90,13 @@ export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod
       },
     );
 
-    const ownedBot = async (req: FastifyRequest, chatbotId: string | undefined) => {
-      const owner = await ctx().requireOwner(req);
-      if (!chatbotId) throw new AppError('BAD_REQUEST', WEB_ERRORS.missingChatbot);
-      const bot = await findOwnedChatbot(ctx().db, owner.id, chatbotId);
-      if (!bot) throw botNotFound();
-      return bot;
-    };
+    const ownedBot = (req: FastifyRequest, chatbotId: string | undefined) =>
+      requireOwnedBot(ctx(), req, chatbotId, WEB_ERRORS.missingChatbot);
 
     app.post(
       '/api/charla-web/toggle',
       {
-        config: {
-          owner: {
-            probe: (a) => ({
-              method: 'POST',
-              url: '/api/charla-web/toggle',
-              json: { chatbotId: a.botId, enabled: true },
-            }),
-          },
-        },
+        config: probePost('/api/charla-web/toggle', { enabled: true }),
         schema: {
           summary: 'Switch the web service on or off',
           description: 'Spec 001 §7: sets `web_enabled`; the dashboard changes its screen only on a 200.',
@@ -122,9 +104,7 @@ export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod
           body: z.object({ chatbotId: z.string().max(100).optional(), enabled: z.boolean() }),
           response: {
             200: z.object({ web_enabled: z.boolean() }),
-            400: ErrorBody,
-            401: ErrorBody,
-            404: ErrorBody,
+            ...errorBodies(400, 401, 404),
           },
         },
       },
@@ -139,11 +119,7 @@ export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod
     app.post(
       '/api/charla-web/key',
       {
-        config: {
-          owner: {
-            probe: (a) => ({ method: 'POST', url: '/api/charla-web/key', json: { chatbotId: a.botId } }),
-          },
-        },
+        config: probePost('/api/charla-web/key'),
         schema: {
           summary: 'The bot’s web key, generated when it has none',
           description: 'Spec 001 §4: generating the embed code with no key generates one (random, URL-safe).',
@@ -151,9 +127,7 @@ export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod
           body: z.object({ chatbotId: z.string().max(100).optional() }),
           response: {
             200: z.object({ charla_key: z.string() }),
-            400: ErrorBody,
-            401: ErrorBody,
-            404: ErrorBody,
+            ...errorBodies(400, 401, 404),
           },
         },
       },
@@ -169,15 +143,7 @@ export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod
     app.post(
       '/api/charla-web/ialanding',
       {
-        config: {
-          owner: {
-            probe: (a) => ({
-              method: 'POST',
-              url: '/api/charla-web/ialanding',
-              json: { chatbotId: a.botId, key: 'x' },
-            }),
-          },
-        },
+        config: probePost('/api/charla-web/ialanding', { key: 'x' }),
         schema: {
           summary: 'Enter the IALanding: create it or bring it up to date',
           description:
@@ -186,7 +152,7 @@ export function webOwnerRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod
             'without one it is created. Returns the slug to open.',
           tags: ['web'],
           body: z.object({ chatbotId: z.string().max(100).optional(), key: z.string().max(100).optional() }),
-          response: { 200: z.object({ slug: z.string() }), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+          response: { 200: z.object({ slug: z.string() }), ...errorBodies(400, 401, 404) },
         },
       },
       async (req) => {

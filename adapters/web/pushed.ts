@@ -13,7 +13,7 @@ import { AppError } from '../../engine/errors.ts';
 import { addressKey, admit } from '../../engine/rate-limits.ts';
 import type { ChannelContext } from '../../engine/registry/index.ts';
 import type { Database } from '../../engine/store/database.ts';
-import { botByKey, cors } from './shared.ts';
+import { botByKey, PUBLIC_CORS } from './shared.ts';
 import { TOO_MANY_TEXTS } from './texts.ts';
 
 /** How far back a widget that never asked before gets pushed messages, ms (48 h). */
@@ -48,8 +48,7 @@ export function pushedRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
     app.get(
       '/api/web/:key/pushed',
       {
-        config: { public: true },
-        onRequest: async (_req, reply) => cors(reply),
+        ...PUBLIC_CORS,
         // Per key and address: open widgets of other sites behind the same address do not add up.
         preHandler: async (req, reply) => {
           const checks = [

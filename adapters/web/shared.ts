@@ -21,6 +21,12 @@ export function cors(reply: FastifyReply): void {
   reply.header('access-control-max-age', '86400');
 }
 
+/** The options of a public route any website calls: no session, and CORS headers on every answer. */
+export const PUBLIC_CORS = {
+  config: { public: true as const },
+  onRequest: async (_req: unknown, reply: FastifyReply) => cors(reply),
+};
+
 /** Escapes text for an HTML attribute or element. */
 export function html(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -3,28 +3,33 @@
  * (`POST /api/web/:key/voice`, multipart) that goes through the engine as a voice note, so a
  * transcribing plugin can hear it; and a reply that an outbound transformer gave a voice note (the
  * voice plugin's "Respuestas de voz") comes back inline as a `data:audio/ogg;base64,…` address the
- * widget and the IALanding play. Nothing is stored on disk: the recording travels with the inbound
+ * widget and the IALanding play (turn-http.ts `runTurn`). Nothing is stored on disk: the recording travels with the inbound
  * message (`attachments[0].data`) for the length of the request.
  */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import { readSingleFileForm } from '../../engine/http/multipart.ts';
-import type { ChannelContext, InboundMessage, TurnResult } from '../../engine/registry/index.ts';
 
 /** Largest recording taken, bytes (10 MB, the attached files' limit). */
 export const MAX_WEB_RECORDING_BYTES = 10 * 1024 * 1024;
 
-/** The fields of `POST /api/web/:key/voice` besides the recording. */
-export const WebVoiceFields = z.object({
+/**
+ * Who sends a web-key turn (`POST /api/web/:key/message` and `/voice`): the visitor's id (the
+ * widget's or the IALanding's, 1–128 letters, digits, `_` or `-`) and which web client sends it.
+ */
+export const WebVisitor = z.object({
   visitorId: z
     .string()
     .min(1)
     .max(128)
     .regex(/^[\w-]+$/),
+  /** Which web client sends it: the widget or the IALanding. */
   channel: z.enum(['web', 'ialanding']).default('web'),
-  messageId: z.string().max(200).optional(),
 });
+
+/** The fields of `POST /api/web/:key/voice` besides the recording. */
+export const WebVoiceFields = WebVisitor.extend({ messageId: z.string().max(200).optional() });
 
 /**
  * Reads the multipart upload: the fields and one recording. `gate` runs with the fields before the
@@ -52,26 +57,4 @@ export async function readVoiceUpload(
   const fields = parse(raw);
   if (!audio?.length) throw new AppError('BAD_REQUEST', 'Falta el audio.');
   return { fields, audio, mime };
-}
-
-/**
- * The reply's voice note as the plugins' outbound transformers make it for the web channel, as a
- * data address; null when no transformer spoke it (or it failed: the reply stays text).
- */
-export async function spokenReply(
-  ctx: ChannelContext,
-  result: TurnResult,
-  inbound: InboundMessage,
-): Promise<string | null> {
-  if (result.silent || !result.reply) return null;
-  try {
-    const out = await ctx.transformOutbound(
-      { text: result.reply, attachment: result.attachment },
-      { chatbotId: inbound.chatbotId, chatId: inbound.follower.id, inbound },
-    );
-    return out.voice ? `data:audio/ogg;base64,${out.voice.data.toString('base64')}` : null;
-  } catch (err) {
-    ctx.log.warn({ err }, 'the web reply’s voice note failed; it stays text');
-    return null;
-  }
 }

@@ -3,18 +3,9 @@
  * answers, shared by the routes (routes.ts) and the dashboard (browser-safe: zod only).
  */
 import { z } from 'zod';
+import { BotRef, ErrorBody, Health } from '../shared/channel-api.ts';
 
-export const ErrorBody = z.object({ error: z.string() });
-
-/** A connection's health as the dashboard shows it (engine/registry ConnectionHealth). */
-export const Health = z.object({
-  mode: z.string(),
-  state: z.enum(['connected', 'error', 'paused', 'disconnected']),
-  lastError: z.string().nullable(),
-  lastErrorAt: z.string().nullable(),
-  lastUpdateAt: z.string().nullable(),
-  pendingUpdates: z.number().nullable(),
-});
+export { ErrorBody, Health };
 
 /** The permissions the Facebook login asks for (spec 000 §3). */
 export const META_SCOPE = 'whatsapp_business_management,business_management,pages_show_list';
@@ -53,7 +44,8 @@ export const WhatsAppConfigResponse = z.object({
 });
 export type WhatsAppConfigResponse = z.infer<typeof WhatsAppConfigResponse>;
 
-export const BotBody = z.object({ userId: z.string().optional(), chatbotId: z.string().max(100).optional() });
+/** The bot a request is about (adapters/shared/channel-api.ts `BotRef`). */
+export const BotBody = BotRef;
 
 /** Body of `POST /api/request-whatsapp-number` (spec 000 §7; `phoneNumber` asks for a pairing code). */
 export const RequestNumberBody = BotBody.extend({ phoneNumber: z.string().max(30).optional() });

@@ -3,7 +3,7 @@
  * what the adapter exposes beyond the registry's interface to its routes, its webhook and tests.
  */
 import { z } from 'zod';
-import type { ChannelAdapter, ChannelContext } from '../../engine/registry/index.ts';
+import type { ChannelAdapter, ChannelConnections, ChannelContext } from '../../engine/registry/index.ts';
 import type { BaileysLib } from './baileys/lib.ts';
 import type { BaileysSession } from './baileys/session.ts';
 import type { Graph } from './cloud/graph.ts';
@@ -31,9 +31,11 @@ export interface CloudNumberInfo {
 }
 
 /** What {@link WhatsAppAdapter} exposes beyond the registry interface (routes and tests use it). */
-export interface WhatsAppAdapter extends ChannelAdapter<WhatsAppConfig> {
+export interface WhatsAppAdapter extends ChannelAdapter<WhatsAppConfig, WhatsAppSettings> {
+  /** Its per-bot connections (always present: the supervisor starts and stops them). */
+  connections: ChannelConnections<WhatsAppConfig>;
   settings(): WhatsAppSettings;
-  context(): ChannelContext;
+  context(): ChannelContext<WhatsAppSettings>;
   db(): WaDb;
   /** This process's id in the linked-device leases. */
   readonly holder: string;

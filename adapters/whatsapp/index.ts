@@ -40,7 +40,7 @@ import {
   whatsappBotIds,
 } from './queries.ts';
 import { whatsappApiRoutes } from './routes.ts';
-import { parseSettings, type WhatsAppSettings } from './settings.ts';
+import { WhatsAppSettings } from './settings.ts';
 import { createAnswering, MAX_TEXT } from './shared/answer.ts';
 import { PermanentSendError, type WaInbound, WHATSAPP } from './shared/types.ts';
 import { waDb } from './tables.ts';
@@ -69,7 +69,7 @@ const MESSAGES_KEEP_MS = 14 * 86_400_000;
 
 /** Creates the WhatsApp adapter (one per app). */
 export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): WhatsAppAdapter {
-  let ctx: ChannelContext | undefined;
+  let ctx: ChannelContext<WhatsAppSettings> | undefined;
   let settings: WhatsAppSettings | undefined;
   let lib: Promise<BaileysLib> | undefined;
   const holder = randomUUID();
@@ -134,94 +134,27 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
     });
   };
 
+  /** The transport of a connected bot, or undefined. */
+  const transportOf = (chatbotId: string) => {
+    const conn = connections.get(chatbotId);
+    return conn ? (conn.backend === 'baileys' ? conn.session : conn.transport) : undefined;
+  };
+
   const adapter: WhatsAppAdapter = {
     id: WHATSAPP,
-    configSchema: WhatsAppConfig,
+    envSchema: WhatsAppSettings,
     capabilities: { maxTextLength: MAX_TEXT, voiceNotes: true, choices: true, streaming: false, push: true },
     holder,
 
     async start(context) {
       ctx = context;
-      settings = parseSettings(context.env);
+      settings = context.settings;
       const prune = () =>
         pruneMessages(waDb(context.db), new Date(Date.now() - MESSAGES_KEEP_MS)).catch((err: unknown) =>
           context.log.warn({ err }, 'could not prune whatsapp messages'),
         );
       pruneTimer = setInterval(prune, 3_600_000);
       pruneTimer.unref();
-    },
-
-    configured: () => whatsappBotIds(need().db),
-
-    connected: () => [...connections.keys()],
-
-    async connect(chatbotId) {
-      const { ctx, settings, db } = need();
-      if (connections.has(chatbotId)) return;
-      const row = await connectionOf(db, chatbotId);
-      if (!row?.backend) return;
-      if (row.backend === 'cloud') {
-        if (row.status !== 'active' || !row.phone_number_id || !row.meta_token) return;
-        let token: string;
-        try {
-          token = ctx.secrets.decrypt(row.meta_token);
-        } catch {
-          await recordError(chatbotId, 'stored token unreadable (CHARLA_SECRET changed?)');
-          return;
-        }
-        const graph = adapter.graph(token);
-        connections.set(chatbotId, {
-          backend: 'cloud',
-          phoneNumberId: row.phone_number_id,
-          graph,
-          transport: cloudTransport(chatbotId, row.phone_number_id, graph),
-        });
-        await ctx.inbox.recover(WHATSAPP, chatbotId);
-        return;
-      }
-      if (row.status !== 'linking' && row.status !== 'linked') return;
-      const session: BaileysSession = new BaileysSession({
-        lib: await baileys(),
-        db,
-        chatbotId,
-        holder,
-        settings,
-        sealer: ctx.secrets,
-        log: ctx.log,
-        linking: row.status === 'linking',
-        onMessage: async (message) => {
-          await adapter.acceptMessage(chatbotId, message);
-        },
-        onOpen: () => {
-          ctx.inbox
-            .recover(WHATSAPP, chatbotId)
-            .catch((err: unknown) => ctx.log.warn({ err, chatbotId }, 'whatsapp recovery failed'));
-        },
-        onEnded: (reason: SessionEnd) => {
-          const current = connections.get(chatbotId);
-          if (current?.backend === 'baileys' && current.session === session) connections.delete(chatbotId);
-          ctx.log.info({ chatbotId, reason }, 'whatsapp session ended in this process');
-        },
-      });
-      // In the map before the socket opens: its first events may already need the connection.
-      connections.set(chatbotId, { backend: 'baileys', session });
-      let started = false;
-      try {
-        started = await session.start();
-      } catch (err) {
-        await recordError(chatbotId, `no se pudo abrir la sesión: ${(err as Error).message}`);
-      }
-      if (!started && connections.get(chatbotId)?.backend === 'baileys') {
-        const current = connections.get(chatbotId);
-        if (current?.backend === 'baileys' && current.session === session) connections.delete(chatbotId);
-      }
-    },
-
-    async disconnect(chatbotId, reason) {
-      const conn = connections.get(chatbotId);
-      if (!conn) return;
-      connections.delete(chatbotId);
-      if (conn.backend === 'baileys') await conn.session.stop(reason);
     },
 
     async acceptMessage(chatbotId, message) {
@@ -238,90 +171,17 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
       return result;
     },
 
-    async handleUpdate(row) {
-      const { ctx, db } = need();
-      const conn = connections.get(row.chatbotId);
-      if (!conn) throw new DeferUpdate('whatsapp bot not connected in this process');
-      const p = row.payload as WaInbound;
-      const bot = await connectionOf(db, row.chatbotId);
-      if (!bot) return; // the bot was deleted
-      await touchContact(db, {
-        chatbotId: bot.id,
-        waId: p.chatId,
-        phoneNumber: p.phone,
-        pushName: p.pushName,
-        at: new Date(p.timestamp * 1000),
-      });
-      if (p.raw)
-        await storeIncoming(db, {
-          chatbotId: bot.id,
-          messageId: p.waMessageId,
-          chatId: p.chatId,
-          content: p.raw,
-        });
-      const transport = conn.backend === 'baileys' ? conn.session : conn.transport;
-      try {
-        await answer(transport, bot, p, ctx.now());
-      } catch (err) {
-        // WhatsApp refused for good (outside the 24-hour window, a bad request): retrying would
-        // only repeat what went out. Recorded for the owner; the update counts as handled.
-        if (!(err instanceof PermanentSendError)) throw err;
-        await recordError(row.chatbotId, err.message);
-      }
+    async send(chatbotId, chatId, message, to) {
+      const transport = transportOf(chatbotId);
+      if (!transport) throw new Error(`whatsapp bot ${chatbotId} is not connected`);
+      // The bot's language for the list button's texts: the engine's, or the stored one.
+      const idioma = to ? to.bot.idioma : (await connectionOf(need().db, chatbotId))?.idioma;
+      await deliver(transport, chatbotId, chatId, message, languageCode(idioma));
     },
 
-    async health(chatbotId): Promise<ConnectionHealth> {
-      const { ctx, db } = need();
-      const row = await connectionOf(db, chatbotId);
-      const local = lastUpdate.get(chatbotId);
-      const stored = row?.last_update_at ? new Date(row.last_update_at) : null;
-      const latest = local && (!stored || local > stored) ? local : stored;
-      const base = {
-        mode: row?.backend === 'cloud' ? 'cloud-api' : 'linked-device',
-        lastError: row?.last_error ?? null,
-        lastErrorAt: row?.last_error_at ? new Date(row.last_error_at).toISOString() : null,
-        lastUpdateAt: latest?.toISOString() ?? null,
-        pendingUpdates: null,
-      };
-      if (!row?.backend || (row.backend === 'baileys' && row.status !== 'linked'))
-        return { ...base, state: 'disconnected' };
-      if (!(await ctx.mayRun(chatbotId))) return { ...base, state: 'paused' };
-      const conn = connections.get(chatbotId);
-      if (row.backend === 'baileys') {
-        if (conn?.backend === 'baileys') return { ...base, state: conn.session.open ? 'connected' : 'error' };
-        // Held by another process: its lease and the stored last error tell.
-        const heldElsewhere =
-          row.holder !== null && row.lease_until !== null && new Date(row.lease_until).getTime() > Date.now();
-        return {
-          ...base,
-          state: heldElsewhere && !row.last_error ? 'connected' : 'error',
-          lastError: base.lastError ?? (heldElsewhere ? null : 'WhatsApp se está conectando…'),
-        };
-      }
-      // Cloud API: the credentials are checked against the number's node (cached a minute).
-      const check = cloudChecks.get(chatbotId);
-      let error = check && Date.now() - check.at < CLOUD_CHECK_MS ? check.error : undefined;
-      if (error === undefined) {
-        try {
-          const token = ctx.secrets.decrypt(row.meta_token ?? '');
-          await adapter.graph(token).call('GET', `${row.phone_number_id}?fields=display_phone_number`);
-          error = null;
-        } catch (err) {
-          error = describeGraphError(err);
-        }
-        cloudChecks.set(chatbotId, { error, at: Date.now() });
-      }
-      if (error) return { ...base, state: 'error', lastError: error, lastErrorAt: new Date().toISOString() };
-      return { ...base, state: 'connected' };
-    },
-
-    async send(chatbotId, chatId, message) {
-      const { db } = need();
-      const conn = connections.get(chatbotId);
-      if (!conn) throw new Error(`whatsapp bot ${chatbotId} is not connected`);
-      const bot = await connectionOf(db, chatbotId);
-      const transport = conn.backend === 'baileys' ? conn.session : conn.transport;
-      await deliver(transport, chatbotId, chatId, message, languageCode(bot?.idioma));
+    /** Read receipt and "typing…" until the turn ends (each transport renews it itself). */
+    typing(chatbotId, chatId, inbound) {
+      return transportOf(chatbotId)?.typing({ waMessageId: inbound.messageId }, chatId);
     },
 
     async downloadMedia(chatbotId, channelFileId) {
@@ -334,10 +194,169 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
 
     async stop() {
       clearInterval(pruneTimer);
-      await Promise.allSettled([...connections.keys()].map((id) => adapter.disconnect(id, 'shutdown')));
+      await Promise.allSettled(
+        [...connections.keys()].map((id) => adapter.connections.disconnect(id, 'shutdown')),
+      );
     },
 
     routes: webhookRoutes(() => adapter),
+    connections: {
+      configSchema: WhatsAppConfig,
+
+      configured: () => whatsappBotIds(need().db),
+
+      connected: () => [...connections.keys()],
+
+      async connect(chatbotId) {
+        const { ctx, settings, db } = need();
+        if (connections.has(chatbotId)) return;
+        const row = await connectionOf(db, chatbotId);
+        if (!row?.backend) return;
+        if (row.backend === 'cloud') {
+          if (row.status !== 'active' || !row.phone_number_id || !row.meta_token) return;
+          let token: string;
+          try {
+            token = ctx.secrets.decrypt(row.meta_token);
+          } catch {
+            await recordError(chatbotId, 'stored token unreadable (CHARLA_SECRET changed?)');
+            return;
+          }
+          const graph = adapter.graph(token);
+          connections.set(chatbotId, {
+            backend: 'cloud',
+            phoneNumberId: row.phone_number_id,
+            graph,
+            transport: cloudTransport(chatbotId, row.phone_number_id, graph),
+          });
+          await ctx.inbox.recover(WHATSAPP, chatbotId);
+          return;
+        }
+        if (row.status !== 'linking' && row.status !== 'linked') return;
+        const session: BaileysSession = new BaileysSession({
+          lib: await baileys(),
+          db,
+          chatbotId,
+          holder,
+          settings,
+          sealer: ctx.secrets,
+          log: ctx.log,
+          linking: row.status === 'linking',
+          onMessage: async (message) => {
+            await adapter.acceptMessage(chatbotId, message);
+          },
+          onOpen: () => {
+            ctx.inbox
+              .recover(WHATSAPP, chatbotId)
+              .catch((err: unknown) => ctx.log.warn({ err, chatbotId }, 'whatsapp recovery failed'));
+          },
+          onEnded: (reason: SessionEnd) => {
+            const current = connections.get(chatbotId);
+            if (current?.backend === 'baileys' && current.session === session) connections.delete(chatbotId);
+            ctx.log.info({ chatbotId, reason }, 'whatsapp session ended in this process');
+          },
+        });
+        // In the map before the socket opens: its first events may already need the connection.
+        connections.set(chatbotId, { backend: 'baileys', session });
+        let started = false;
+        try {
+          started = await session.start();
+        } catch (err) {
+          await recordError(chatbotId, `no se pudo abrir la sesión: ${(err as Error).message}`);
+        }
+        if (!started && connections.get(chatbotId)?.backend === 'baileys') {
+          const current = connections.get(chatbotId);
+          if (current?.backend === 'baileys' && current.session === session) connections.delete(chatbotId);
+        }
+      },
+
+      async disconnect(chatbotId, reason) {
+        const conn = connections.get(chatbotId);
+        if (!conn) return;
+        connections.delete(chatbotId);
+        if (conn.backend === 'baileys') await conn.session.stop(reason);
+      },
+
+      async handleUpdate(row) {
+        const { ctx, db } = need();
+        const conn = connections.get(row.chatbotId);
+        if (!conn) throw new DeferUpdate('whatsapp bot not connected in this process');
+        const p = row.payload as WaInbound;
+        const bot = await connectionOf(db, row.chatbotId);
+        if (!bot) return; // the bot was deleted
+        await touchContact(db, {
+          chatbotId: bot.id,
+          waId: p.chatId,
+          phoneNumber: p.phone,
+          pushName: p.pushName,
+          at: new Date(p.timestamp * 1000),
+        });
+        if (p.raw)
+          await storeIncoming(db, {
+            chatbotId: bot.id,
+            messageId: p.waMessageId,
+            chatId: p.chatId,
+            content: p.raw,
+          });
+        try {
+          await answer(bot, p, ctx.now());
+        } catch (err) {
+          // WhatsApp refused for good (outside the 24-hour window, a bad request): retrying would
+          // only repeat what went out. Recorded for the owner; the update counts as handled.
+          if (!(err instanceof PermanentSendError)) throw err;
+          await recordError(row.chatbotId, err.message);
+        }
+      },
+
+      async health(chatbotId): Promise<ConnectionHealth> {
+        const { ctx, db } = need();
+        const row = await connectionOf(db, chatbotId);
+        const local = lastUpdate.get(chatbotId);
+        const stored = row?.last_update_at ? new Date(row.last_update_at) : null;
+        const latest = local && (!stored || local > stored) ? local : stored;
+        const base = {
+          mode: row?.backend === 'cloud' ? 'cloud-api' : 'linked-device',
+          lastError: row?.last_error ?? null,
+          lastErrorAt: row?.last_error_at ? new Date(row.last_error_at).toISOString() : null,
+          lastUpdateAt: latest?.toISOString() ?? null,
+          pendingUpdates: null,
+        };
+        if (!row?.backend || (row.backend === 'baileys' && row.status !== 'linked'))
+          return { ...base, state: 'disconnected' };
+        if (!(await ctx.mayRun(chatbotId))) return { ...base, state: 'paused' };
+        const conn = connections.get(chatbotId);
+        if (row.backend === 'baileys') {
+          if (conn?.backend === 'baileys')
+            return { ...base, state: conn.session.open ? 'connected' : 'error' };
+          // Held by another process: its lease and the stored last error tell.
+          const heldElsewhere =
+            row.holder !== null &&
+            row.lease_until !== null &&
+            new Date(row.lease_until).getTime() > Date.now();
+          return {
+            ...base,
+            state: heldElsewhere && !row.last_error ? 'connected' : 'error',
+            lastError: base.lastError ?? (heldElsewhere ? null : 'WhatsApp se está conectando…'),
+          };
+        }
+        // Cloud API: the credentials are checked against the number's node (cached a minute).
+        const check = cloudChecks.get(chatbotId);
+        let error = check && Date.now() - check.at < CLOUD_CHECK_MS ? check.error : undefined;
+        if (error === undefined) {
+          try {
+            const token = ctx.secrets.decrypt(row.meta_token ?? '');
+            await adapter.graph(token).call('GET', `${row.phone_number_id}?fields=display_phone_number`);
+            error = null;
+          } catch (err) {
+            error = describeGraphError(err);
+          }
+          cloudChecks.set(chatbotId, { error, at: Date.now() });
+        }
+        if (error)
+          return { ...base, state: 'error', lastError: error, lastErrorAt: new Date().toISOString() };
+        return { ...base, state: 'connected' };
+      },
+    },
+
     apiRoutes: whatsappApiRoutes(() => adapter),
 
     settings: () => need().settings,

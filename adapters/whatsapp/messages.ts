@@ -8,6 +8,20 @@ import type { WaDb } from './tables.ts';
 /** How far a delivery status has got; a late webhook never moves a message back (read before delivered). */
 export const STATUS_RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3, played: 4, failed: 9 };
 
+/** A `whatsapp_messages` row's identity and content. */
+function messageRow(
+  m: { chatbotId: string; messageId: string; chatId: string; content: string | null },
+  direction: 'in' | 'out',
+) {
+  return {
+    chatbot_id: m.chatbotId,
+    message_id: m.messageId,
+    direction,
+    chat_id: m.chatId,
+    content: m.content,
+  };
+}
+
 /** Stores a message the bot sent (Baileys keeps its content for `getMessage` retries). */
 export async function storeOutgoing(
   db: WaDb,
@@ -16,11 +30,7 @@ export async function storeOutgoing(
   await db
     .insertInto('whatsapp_messages')
     .values({
-      chatbot_id: m.chatbotId,
-      message_id: m.messageId,
-      direction: 'out',
-      chat_id: m.chatId,
-      content: m.content,
+      ...messageRow(m, 'out'),
       status: 'sent',
       status_rank: STATUS_RANK.sent,
     })
@@ -93,13 +103,7 @@ export async function storeIncoming(
 ): Promise<void> {
   await db
     .insertInto('whatsapp_messages')
-    .values({
-      chatbot_id: m.chatbotId,
-      message_id: m.messageId,
-      direction: 'in',
-      chat_id: m.chatId,
-      content: m.content,
-    })
+    .values(messageRow(m, 'in'))
     .onConflict((oc) => oc.columns(['chatbot_id', 'message_id']).doNothing())
     .execute();
 }

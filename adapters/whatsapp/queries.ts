@@ -2,8 +2,8 @@
  * The WhatsApp channel's SQL for connections and the linked device's lease (issue 13): its
  * `whatsapp_connections` table and the spec's WhatsApp fields of `chatbots` (000 §3).
  */
-import { sql, type Transaction } from 'kysely';
-import type { WaDb, WaSchema } from './tables.ts';
+import { sql, type Transaction, type Updateable } from 'kysely';
+import type { WaDb, WaSchema, WhatsAppConnectionsTable } from './tables.ts';
 
 /** Bots the supervisor should run: linking or linked devices, and active Cloud API numbers. */
 export async function whatsappBotIds(db: WaDb): Promise<string[]> {
@@ -70,12 +70,41 @@ async function clearBotFields(trx: Transaction<WaSchema>, chatbotId: string) {
 }
 
 /**
+ * The columns of a connection with no linking code shown and no failure recorded: what linking
+ * anew, a paired device and a Cloud API number all start from (`updated_at` now).
+ */
+function freshState() {
+  return {
+    qr: null,
+    qr_expires_at: null,
+    pairing_code: null,
+    last_error: null,
+    last_error_at: null,
+    updated_at: new Date(),
+  };
+}
+
+/** Deletes a bot's linked-device auth state (its Signal keys and credentials). */
+async function deleteAuth(trx: Transaction<WaSchema>, chatbotId: string) {
+  await trx.deleteFrom('whatsapp_auth').where('chatbot_id', '=', chatbotId).execute();
+}
+
+/** Sets (or clears) the spec's `whatsapp_number` of a bot (000 §3). */
+async function setWhatsappNumber(trx: Transaction<WaSchema>, chatbotId: string, number: string | null) {
+  await trx
+    .updateTable('chatbots')
+    .set({ whatsapp_number: number, updated_at: new Date() })
+    .where('id', '=', chatbotId)
+    .execute();
+}
+
+/**
  * Starts (or restarts) linking a device: the old auth state and any Cloud API credentials are
  * forgotten, the connection is `linking` with no QR yet. One transaction.
  */
 export async function startLinking(db: WaDb, chatbotId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('whatsapp_auth').where('chatbot_id', '=', chatbotId).execute();
+    await deleteAuth(trx, chatbotId);
     await clearBotFields(trx, chatbotId);
     await trx
       .insertInto('whatsapp_connections')
@@ -86,12 +115,7 @@ export async function startLinking(db: WaDb, chatbotId: string): Promise<void> {
           status: 'linking',
           phone_number_id: null,
           app_secret: null,
-          qr: null,
-          qr_expires_at: null,
-          pairing_code: null,
-          last_error: null,
-          last_error_at: null,
-          updated_at: new Date(),
+          ...freshState(),
         }),
       )
       .execute();
@@ -122,23 +146,11 @@ export async function markLinked(db: WaDb, chatbotId: string, whatsappNumber: st
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('whatsapp_connections')
-      .set({
-        status: 'linked',
-        qr: null,
-        qr_expires_at: null,
-        pairing_code: null,
-        last_error: null,
-        last_error_at: null,
-        updated_at: new Date(),
-      })
+      .set({ status: 'linked', ...freshState() })
       .where('chatbot_id', '=', chatbotId)
       .where('backend', '=', 'baileys')
       .execute();
-    await trx
-      .updateTable('chatbots')
-      .set({ whatsapp_number: whatsappNumber, updated_at: new Date() })
-      .where('id', '=', chatbotId)
-      .execute();
+    await setWhatsappNumber(trx, chatbotId, whatsappNumber);
   });
 }
 
@@ -154,36 +166,28 @@ export async function endSession(
   error: string | null,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('whatsapp_auth').where('chatbot_id', '=', chatbotId).execute();
+    await deleteAuth(trx, chatbotId);
     await trx
       .updateTable('whatsapp_connections')
       .set({
         status,
-        qr: null,
-        qr_expires_at: null,
-        pairing_code: null,
+        ...freshState(),
         holder: null,
         lease_until: null,
         last_error: error,
         last_error_at: error ? new Date() : null,
-        updated_at: new Date(),
       })
       .where('chatbot_id', '=', chatbotId)
       .where('backend', '=', 'baileys')
       .execute();
-    if (status === 'logged_out')
-      await trx
-        .updateTable('chatbots')
-        .set({ whatsapp_number: null, updated_at: new Date() })
-        .where('id', '=', chatbotId)
-        .execute();
+    if (status === 'logged_out') await setWhatsappNumber(trx, chatbotId, null);
   });
 }
 
 /** Forgets a bot's WhatsApp: connection, auth state and the spec's fields. One transaction. */
 export async function removeConnection(db: WaDb, chatbotId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('whatsapp_auth').where('chatbot_id', '=', chatbotId).execute();
+    await deleteAuth(trx, chatbotId);
     await trx.deleteFrom('whatsapp_connections').where('chatbot_id', '=', chatbotId).execute();
     await clearBotFields(trx, chatbotId);
   });
@@ -207,20 +211,15 @@ export interface CloudConnection {
  */
 export async function setCloudConnection(db: WaDb, chatbotId: string, c: CloudConnection): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('whatsapp_auth').where('chatbot_id', '=', chatbotId).execute();
+    await deleteAuth(trx, chatbotId);
     const values = {
       backend: 'cloud' as const,
       status: 'active' as const,
       phone_number_id: c.phoneNumberId,
       app_secret: c.appSecret,
-      qr: null,
-      qr_expires_at: null,
-      pairing_code: null,
-      last_error: null,
-      last_error_at: null,
+      ...freshState(),
       holder: null,
       lease_until: null,
-      updated_at: new Date(),
     };
     await trx
       .insertInto('whatsapp_connections')
@@ -253,32 +252,26 @@ export async function cloudNumber(db: WaDb, phoneNumberId: string) {
     .executeTakeFirst();
 }
 
+/** An update of a bot's `whatsapp_connections` row (to run with `.execute()`). */
+function updateConnection(db: WaDb, chatbotId: string, values: Updateable<WhatsAppConnectionsTable>) {
+  return db.updateTable('whatsapp_connections').set(values).where('chatbot_id', '=', chatbotId);
+}
+
 /** Records a failure for the owner (shown by every process). */
 export async function recordConnectionError(db: WaDb, chatbotId: string, message: string): Promise<void> {
-  await db
-    .updateTable('whatsapp_connections')
-    .set({ last_error: message, last_error_at: new Date() })
-    .where('chatbot_id', '=', chatbotId)
-    .execute();
+  await updateConnection(db, chatbotId, { last_error: message, last_error_at: new Date() }).execute();
 }
 
 /** Clears the recorded failure (the connection works again). */
 export async function clearConnectionError(db: WaDb, chatbotId: string): Promise<void> {
-  await db
-    .updateTable('whatsapp_connections')
-    .set({ last_error: null, last_error_at: null })
-    .where('chatbot_id', '=', chatbotId)
+  await updateConnection(db, chatbotId, { last_error: null, last_error_at: null })
     .where('last_error', 'is not', null)
     .execute();
 }
 
 /** Records that a message arrived (the owner's "receiving" indicator). */
 export async function touchConnection(db: WaDb, chatbotId: string, at: Date): Promise<void> {
-  await db
-    .updateTable('whatsapp_connections')
-    .set({ last_update_at: at })
-    .where('chatbot_id', '=', chatbotId)
-    .execute();
+  await updateConnection(db, chatbotId, { last_update_at: at }).execute();
 }
 
 // ---------------------------------------------------------------- the linked device's lease

@@ -13,17 +13,15 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { AppError, botNotFound } from '../../engine/errors.ts';
-import { findNewestChatbot, findOwnedChatbot } from '../../engine/store/queries/chatbots.ts';
+import { errorBodies } from '../shared/channel-api.ts';
 import {
-  BotBody,
-  ConnectCloudBody,
-  ErrorBody,
-  META_SCOPE,
-  RequestNumberBody,
-  WhatsAppConfigResponse,
-} from './api.ts';
+  channelConfigRoute,
+  channelRemoveRoute,
+  probePost,
+  requireOwnedBot,
+} from '../shared/owner-routes.ts';
+import { ConnectCloudBody, META_SCOPE, RequestNumberBody, WhatsAppConfigResponse } from './api.ts';
 import { describeGraphError, GraphError } from './cloud/graph.ts';
 import { MetaAccessToken, metaRoutes } from './cloud/meta-routes.ts';
 import type { WhatsAppAdapter } from './contract.ts';
@@ -39,16 +37,11 @@ const GRAPH_ID = /^\d{1,40}$/;
  */
 const ConnectCloudRequest = ConnectCloudBody.extend({ accessToken: MetaAccessToken.default('') });
 
+/** The owner's WhatsApp routes (mounted at the root: the spec's `/api/...` paths). */
 export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyncZod {
   return async (app) => {
-    const ownedBot = async (req: FastifyRequest, id: string | undefined, missing: string) => {
-      const ctx = adapter().context();
-      const owner = await ctx.requireOwner(req);
-      if (!id) throw new AppError('BAD_REQUEST', missing);
-      const bot = await findOwnedChatbot(ctx.db, owner.id, id);
-      if (!bot) throw botNotFound();
-      return bot;
-    };
+    const ownedBot = (req: FastifyRequest, id: string | undefined) =>
+      requireOwnedBot(adapter().context(), req, id, WHATSAPP_ERRORS.missingData);
 
     /** The configuration answer of a bot. */
     const configOf = async (chatbotId: string): Promise<WhatsAppConfigResponse> => {
@@ -92,57 +85,31 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
           verifyToken: wa.verifyToken(),
         },
         appSecretConfigured: Boolean(settings.META_APP_SECRET),
-        health: await wa.health(chatbotId),
+        health: await wa.connections.health(chatbotId),
       };
     };
 
-    app.get(
-      '/api/get-whatsapp-config',
-      {
-        config: {
-          owner: {
-            probe: (a) => ({
-              method: 'GET',
-              url: `/api/get-whatsapp-config?chatbotId=${encodeURIComponent(a.botId)}`,
-            }),
-          },
-        },
-        schema: {
-          summary: 'The WhatsApp configuration and connection health',
-          description:
-            'Spec 000 §7 (`whatsapp_number`), plus the backend (linked device or Cloud API), the live QR code ' +
-            '(its content and expiry) or pairing code while a device is linking, the Cloud API number, what the ' +
-            'Facebook login and the webhook need, and the connection health: state (connected only while ' +
-            'WhatsApp is really receiving), the last error and the last message received. Without ' +
-            '`chatbotId` the owner’s newest bot; 404 without a bot.',
-          tags: ['whatsapp'],
-          querystring: z.object({ userId: z.string().optional(), chatbotId: z.string().max(100).optional() }),
-          response: { 200: WhatsAppConfigResponse, 401: ErrorBody, 404: ErrorBody },
-        },
-      },
-      async (req) => {
-        const ctx = adapter().context();
-        const owner = await ctx.requireOwner(req);
-        const bot = req.query.chatbotId
-          ? await findOwnedChatbot(ctx.db, owner.id, req.query.chatbotId)
-          : await findNewestChatbot(ctx.db, owner.id);
-        if (!bot) throw botNotFound();
-        return configOf(bot.id);
-      },
+    await app.register(
+      channelConfigRoute({
+        url: '/api/get-whatsapp-config',
+        tag: 'whatsapp',
+        summary: 'The WhatsApp configuration and connection health',
+        description:
+          'Spec 000 §7 (`whatsapp_number`), plus the backend (linked device or Cloud API), the live QR code ' +
+          '(its content and expiry) or pairing code while a device is linking, the Cloud API number, what the ' +
+          'Facebook login and the webhook need, and the connection health: state (connected only while ' +
+          'WhatsApp is really receiving), the last error and the last message received. Without ' +
+          '`chatbotId` the owner’s newest bot; 404 without a bot.',
+        context: () => adapter().context(),
+        response: WhatsAppConfigResponse,
+        answer: (bot) => configOf(bot.id),
+      }),
     );
 
     app.post(
       '/api/request-whatsapp-number',
       {
-        config: {
-          owner: {
-            probe: (a) => ({
-              method: 'POST',
-              url: '/api/request-whatsapp-number',
-              json: { chatbotId: a.botId },
-            }),
-          },
-        },
+        config: probePost('/api/request-whatsapp-number'),
         schema: {
           summary: 'Link a WhatsApp number (QR code or pairing code)',
           description:
@@ -157,24 +124,21 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
           body: RequestNumberBody,
           response: {
             200: WhatsAppConfigResponse,
-            400: ErrorBody,
-            401: ErrorBody,
-            404: ErrorBody,
-            502: ErrorBody,
+            ...errorBodies(400, 401, 404, 502),
           },
         },
       },
       async (req) => {
         const wa = adapter();
         const ctx = wa.context();
-        const bot = await ownedBot(req, req.body.chatbotId, WHATSAPP_ERRORS.missingData);
+        const bot = await ownedBot(req, req.body.chatbotId);
         if (!(await ctx.mayRun(bot.id))) throw new AppError('BAD_REQUEST', WHATSAPP_ERRORS.noDays);
         const row = await connectionOf(wa.db(), bot.id);
         const phone = req.body.phoneNumber?.replace(/[\s+()-]/g, '');
         if (phone !== undefined) {
           if (!/^\d{8,15}$/.test(phone)) throw new AppError('BAD_REQUEST', WHATSAPP_ERRORS.badPhone);
           if (row?.backend !== 'baileys' || row.status !== 'linking') {
-            await wa.disconnect(bot.id, 'removed');
+            await wa.connections.disconnect(bot.id, 'removed');
             await startLinking(wa.db(), bot.id);
             wa.invalidateCloud();
             await ctx.reconcile(bot.id);
@@ -191,7 +155,7 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
         }
         if (row?.backend === 'baileys' && row.status === 'linked') return configOf(bot.id);
         // Reconfigure: the old connection stops (a linked device is logged out) before linking anew.
-        await wa.disconnect(bot.id, 'removed');
+        await wa.connections.disconnect(bot.id, 'removed');
         await startLinking(wa.db(), bot.id);
         wa.invalidateCloud();
         ctx.log.info({ chatbotId: bot.id }, 'whatsapp linking started');
@@ -200,62 +164,39 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
       },
     );
 
-    app.post(
-      '/api/remove-whatsapp',
-      {
-        config: {
-          owner: {
-            probe: (a) => ({ method: 'POST', url: '/api/remove-whatsapp', json: { chatbotId: a.botId } }),
-          },
+    await app.register(
+      channelRemoveRoute({
+        url: '/api/remove-whatsapp',
+        tag: 'whatsapp',
+        summary: 'Disconnect WhatsApp',
+        description:
+          'Spec 000 §7. A linked device is logged out (it leaves the phone’s list of linked devices) and its ' +
+          'session deleted; a Cloud API number’s credentials are forgotten. The spec’s fields ' +
+          '(whatsapp_number, phone_number, meta_business_account_id, meta_token, meta_verified) are cleared. ' +
+          'Disconnecting a bot without WhatsApp is not an error.',
+        context: () => adapter().context(),
+        missing: WHATSAPP_ERRORS.missingData,
+        disconnect: (chatbotId) => adapter().connections.disconnect(chatbotId, 'removed'),
+        forget: async (chatbotId) => {
+          const wa = adapter();
+          await removeConnection(wa.db(), chatbotId);
+          wa.invalidateCloud();
+          await wa.context().reconcile(chatbotId);
         },
-        schema: {
-          summary: 'Disconnect WhatsApp',
-          description:
-            'Spec 000 §7. A linked device is logged out (it leaves the phone’s list of linked devices) and its ' +
-            'session deleted; a Cloud API number’s credentials are forgotten. The spec’s fields ' +
-            '(whatsapp_number, phone_number, meta_business_account_id, meta_token, meta_verified) are cleared. ' +
-            'Disconnecting a bot without WhatsApp is not an error.',
-          tags: ['whatsapp'],
-          body: BotBody,
-          response: {
-            200: z.object({ success: z.literal(true), message: z.string() }),
-            400: ErrorBody,
-            401: ErrorBody,
-            404: ErrorBody,
-          },
-        },
-      },
-      async (req) => {
-        const wa = adapter();
-        const ctx = wa.context();
-        const bot = await ownedBot(req, req.body.chatbotId, WHATSAPP_ERRORS.missingData);
-        await wa.disconnect(bot.id, 'removed');
-        await removeConnection(wa.db(), bot.id);
-        wa.invalidateCloud();
-        await ctx.reconcile(bot.id);
-        ctx.log.info({ chatbotId: bot.id }, 'whatsapp disconnected by its owner');
-        return { success: true as const, message: 'WhatsApp desconectado.' };
-      },
+        logMessage: 'whatsapp disconnected by its owner',
+        message: 'WhatsApp desconectado.',
+      }),
     );
 
     app.post(
       '/api/connect-whatsapp-cloud',
       {
-        config: {
-          owner: {
-            probe: (a) => ({
-              method: 'POST',
-              url: '/api/connect-whatsapp-cloud',
-              json: {
-                chatbotId: a.botId,
-                phoneNumberId: '123',
-                businessAccountId: '456',
-                accessToken: 'EAAtest',
-                appSecret: 'secret',
-              },
-            }),
-          },
-        },
+        config: probePost('/api/connect-whatsapp-cloud', {
+          phoneNumberId: '123',
+          businessAccountId: '456',
+          accessToken: 'EAAtest',
+          appSecret: 'secret',
+        }),
         schema: {
           summary: 'Connect a WhatsApp Cloud API number',
           description:
@@ -270,11 +211,7 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
           body: ConnectCloudRequest,
           response: {
             200: WhatsAppConfigResponse,
-            400: ErrorBody,
-            401: ErrorBody,
-            404: ErrorBody,
-            409: ErrorBody,
-            502: ErrorBody,
+            ...errorBodies(400, 401, 404, 409, 502),
           },
         },
       },
@@ -282,7 +219,7 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
         const wa = adapter();
         const ctx = wa.context();
         const settings = wa.settings();
-        const bot = await ownedBot(req, req.body.chatbotId, WHATSAPP_ERRORS.missingData);
+        const bot = await ownedBot(req, req.body.chatbotId);
         const phoneNumberId = req.body.phoneNumberId.trim();
         const businessAccountId = req.body.businessAccountId.trim();
         let token = req.body.accessToken.trim();
@@ -323,7 +260,7 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
           )
           .catch(upstream);
         await graph.call('POST', `${businessAccountId}/subscribed_apps`).catch(upstream);
-        await wa.disconnect(bot.id, 'removed');
+        await wa.connections.disconnect(bot.id, 'removed');
         await setCloudConnection(wa.db(), bot.id, {
           phoneNumberId,
           businessAccountId,

@@ -1,6 +1,6 @@
 /**
- * The WhatsApp channel's settings from the environment (README: configuration), validated with zod
- * when the adapter starts. Every one has a default, so WhatsApp works with none set: linked devices
+ * The WhatsApp channel's settings from the environment (README: configuration): the adapter's
+ * `envSchema`, parsed by the registry's one parser before it starts (ctx.settings). Every one has a default, so WhatsApp works with none set: linked devices
  * need nothing, and the Cloud API needs only what each owner enters (or META_APP_ID for the
  * Facebook login flow).
  */
@@ -37,16 +37,3 @@ export const WhatsAppSettings = z.object({
   WHATSAPP_RECONNECT_MAX_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
 });
 export type WhatsAppSettings = z.infer<typeof WhatsAppSettings>;
-
-/**
- * Parses the settings.
- * @throws Error naming every invalid setting.
- */
-export function parseSettings(env: Readonly<Record<string, string | undefined>>): WhatsAppSettings {
-  const parsed = WhatsAppSettings.safeParse(env);
-  if (!parsed.success)
-    throw new Error(
-      `Invalid WhatsApp settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  return parsed.data;
-}

@@ -144,11 +144,17 @@ async function chat(botId: string, options: ChatOptions): Promise<void> {
     const bot = await findChatbot(app.store.db, botId);
     if (!bot) throw new CliError(`no bot with id ${botId}`, EXIT.notFound);
     const follower = { id: `cli:${userInfo().username}`, username: userInfo().username };
-    const send: Send = (text, onToken) =>
-      app.engine.handleTurn(
+    // The reply path every channel takes (engine/conversation/dispatch.ts); no adapter serves
+    // `cli`, so the answer comes back as it is.
+    const send: Send = async (text, onToken) => {
+      const { result } = await app.dispatcher.dispatch(
+        undefined,
         { chatbotId: bot.id, channel: 'cli', follower, text, messageId: randomUUID() },
-        onToken ? { onToken } : {},
+        { deliver: 'return', ...(onToken ? { onToken } : {}) },
       );
+      if (!result) throw new CliError('the message was not answered', EXIT.failure);
+      return result;
+    };
     await loop(
       send,
       bot.business_name,

@@ -122,6 +122,7 @@ async function serve(options: ServeOptions): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
   // Channels start once the server answers (webhooks need it); a failing bot never stops the server.
   app.startChannels().catch((err) => log.error({ err }, 'channels failed to start'));
+  void app.warmUp();
   if (app.engine.offline) log.warn('no LLM configured: replies come from the offline responder');
 
   let stopping = false;

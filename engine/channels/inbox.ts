@@ -1,6 +1,6 @@
 /**
  * The durable inbox (issue 5). Channels store every update before they acknowledge it; the
- * inbox then hands it to its adapter's `handleUpdate`, one at a time per chat (a follower's burst
+ * inbox then hands it to its adapter's `connections.handleUpdate`, one at a time per chat (a follower's burst
  * is answered in order) and in parallel across chats. A handler that throws is retried with
  * backoff; after `maxAttempts` the update is marked `failed` with its error for the operator.
  * A {@link DeferUpdate} leaves the row pending without counting an attempt (the bot is not
@@ -101,7 +101,7 @@ export class ChannelInbox implements ChannelInboxPort {
     this.retryDelayMs = options.retryDelayMs ?? ((n) => Math.min(30_000, 1000 * 2 ** (n - 1)));
   }
 
-  /** Sets the handler of a channel's updates (the adapter's `handleUpdate`). */
+  /** Sets the handler of a channel's updates (the adapter's `connections.handleUpdate`). */
   register(channel: string, handler: UpdateHandler): void {
     this.handlers.set(channel, handler);
   }

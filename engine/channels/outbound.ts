@@ -1,9 +1,10 @@
 /**
- * Messages to followers that go out through their channel's adapter: a turn's reply (adapters
- * call {@link Outbox.transform} before sending it), and messages nobody just asked for (a reminder,
- * an owner's reply, a broadcast) through {@link Outbox.send}. Either way the plugins' outbound
- * transformers run first (voice replies, effects), and the engine names no channel: the adapter is
- * found by the follower's channel id and its capabilities decide what it can carry.
+ * The one way out to a follower (issue 25 §1): {@link Outbox.deliver} passes a message through the
+ * plugins' outbound transformers (voice replies, effects), hands it to the channel's adapter and,
+ * for a message nobody just asked for, stores it in the conversation. A turn's reply reaches it
+ * through the dispatcher (engine/conversation/dispatch.ts, the engine having stored the turn);
+ * reminders, owners' replies and broadcasts through {@link Outbox.send}. The engine names no
+ * channel: the adapter is found by id and its capabilities decide what it can carry.
  */
 import type { Kysely } from 'kysely';
 import type { BotCache } from '../conversation/cache.ts';
@@ -11,12 +12,14 @@ import { turnBotOf } from '../conversation/engine.ts';
 import { AppError, botNotFound } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type {
+  ChannelAdapter,
   DeliveryTarget,
   InboundMessage,
   OutboundMessage,
   Registry,
   SendOptions,
   SendReceipt,
+  TurnBot,
 } from '../registry/index.ts';
 import type { TurnSideEffects } from '../store/batcher.ts';
 import type { Database } from '../store/database.ts';
@@ -34,28 +37,97 @@ export interface OutboxDeps {
 /** What a conversation stores for a voice note sent without words. */
 export const VOICE_NOTE_TEXT = '🎤';
 
+/** Options of {@link Outbox.deliver}. */
+export interface DeliverOptions {
+  /** The follower's message being answered (a turn's reply), for the transformers and the adapter. */
+  inbound?: InboundMessage;
+  /** False: sent as it is, without the outbound transformers (the `/start` greeting). Default true. */
+  transform?: boolean;
+  /**
+   * `send`: call the adapter's `send`; `return`: only transform (the caller answers a request
+   * with it). Default `send`.
+   */
+  deliver?: 'send' | 'return';
+  /**
+   * Store the sent message in the conversation as `bot` or `owner` (`ai_response` false) and
+   * tell live listeners; omitted for a turn's reply, which the engine stored with the turn.
+   */
+  record?: 'bot' | 'owner';
+}
+
+/**
+ * Messages to followers through their channel's adapter (one per app, cli/app.ts): the turn's
+ * reply from the dispatcher, and plugins' `ctx.send`.
+ */
 export class Outbox {
   constructor(private readonly deps: OutboxDeps) {}
 
   /**
-   * Passes a message for a follower through the plugins' outbound transformers.
-   * @throws AppError NOT_FOUND for an unknown bot; BAD_REQUEST for an unknown channel.
+   * The adapter of a channel.
+   * @throws AppError BAD_REQUEST for an unknown channel.
    */
-  async transform(
-    message: OutboundMessage,
-    to: DeliveryTarget & { inbound?: InboundMessage },
-  ): Promise<OutboundMessage> {
-    const adapter = this.deps.registry.adapters.get(to.channel);
-    if (!adapter) throw new AppError('BAD_REQUEST', `No existe el canal ${to.channel}.`);
-    const loaded = await this.deps.cache.get(to.chatbotId);
+  adapter(channel: string): ChannelAdapter {
+    const adapter = this.deps.registry.adapters.get(channel);
+    if (!adapter) throw new AppError('BAD_REQUEST', `No existe el canal ${channel}.`);
+    return adapter;
+  }
+
+  /**
+   * The bot as transformers and adapters see it (from the engine's bot cache).
+   * @throws AppError NOT_FOUND for an unknown bot.
+   */
+  async bot(chatbotId: string): Promise<TurnBot> {
+    const loaded = await this.deps.cache.get(chatbotId);
     if (!loaded) throw botNotFound();
+    return turnBotOf(loaded.bot);
+  }
+
+  /** Passes a message for a follower of `adapter`'s channel through the plugins' transformers. */
+  private transformFor(
+    adapter: ChannelAdapter,
+    bot: TurnBot,
+    message: OutboundMessage,
+    to: { chatId: string; inbound?: InboundMessage },
+  ): Promise<OutboundMessage> {
     return this.deps.registry.transformOutbound(message, {
-      bot: turnBotOf(loaded.bot),
-      channel: to.channel,
+      bot,
+      channel: adapter.id,
       chatId: to.chatId,
       capabilities: adapter.capabilities,
       ...(to.inbound ? { inbound: to.inbound } : {}),
     });
+  }
+
+  /**
+   * The one send path: transforms (unless `transform` is false), sends through `adapter` (unless
+   * `deliver` is `return`), then stores the message when `record` says who it is from. Nothing
+   * is stored when the channel refuses.
+   * @returns the message as it went out and the channel's message ids (null for `return`).
+   * @throws AppError NOT_FOUND for an unknown bot; the adapter's error when sending fails.
+   */
+  async deliver(
+    adapter: ChannelAdapter,
+    target: { chatbotId: string; chatId: string },
+    message: OutboundMessage,
+    options: DeliverOptions = {},
+  ): Promise<{ message: OutboundMessage; receipt: SendReceipt | null }> {
+    const bot = await this.bot(target.chatbotId);
+    const inbound = options.inbound;
+    const out =
+      options.transform === false
+        ? message
+        : await this.transformFor(adapter, bot, message, {
+            chatId: target.chatId,
+            ...(inbound ? { inbound } : {}),
+          });
+    if (options.deliver === 'return') return { message: out, receipt: null };
+    const sent = await adapter.send(target.chatbotId, target.chatId, out, {
+      bot,
+      ...(inbound ? { inbound } : {}),
+    });
+    const receipt: SendReceipt = { messageIds: sent?.messageIds ?? [] };
+    if (options.record) await this.record(adapter.id, target, out, options.record);
+    return { message: out, receipt };
   }
 
   /**
@@ -70,25 +142,32 @@ export class Outbox {
     message: OutboundMessage,
     options: SendOptions = {},
   ): Promise<SendReceipt> {
-    const adapter = this.deps.registry.adapters.get(target.channel);
-    if (!adapter) throw new AppError('BAD_REQUEST', `No existe el canal ${target.channel}.`);
+    const adapter = this.adapter(target.channel);
     if (!adapter.capabilities.push)
       throw new AppError('BAD_REQUEST', `El canal ${target.channel} no puede enviar mensajes por sí solo.`);
-    const transformed = await this.transform(message, target);
-    const receipt: SendReceipt = {
-      messageIds: (await adapter.send(target.chatbotId, target.chatId, transformed))?.messageIds ?? [],
-    };
-    if (options.store === false) return receipt;
+    const { receipt } = await this.deliver(adapter, target, message, {
+      ...(options.store === false ? {} : { record: options.sender ?? 'bot' }),
+    });
+    return receipt ?? { messageIds: [] };
+  }
+
+  /** Stores a sent message that answers no follower message, and tells live listeners. */
+  private async record(
+    channel: string,
+    target: { chatbotId: string; chatId: string },
+    sent: OutboundMessage,
+    sender: 'bot' | 'owner',
+  ): Promise<void> {
     await insertOutgoing(this.deps.db, {
       chatbotId: target.chatbotId,
-      channel: target.channel,
+      channel,
       userId: target.chatId,
-      sender: options.sender ?? 'bot',
+      sender,
       // A voice note alone (an owner's recording) shows as 🎤 in the conversation.
-      text: transformed.text || (transformed.voice ? VOICE_NOTE_TEXT : ''),
-      meta: transformed.attachment
+      text: sent.text || (sent.voice ? VOICE_NOTE_TEXT : ''),
+      meta: sent.attachment
         ? {
-            attachment: transformed.attachment,
+            attachment: sent.attachment,
             archivosEnviados: [],
             archivos: { action: 'NONE', lista: [] },
             offline: false,
@@ -96,12 +175,6 @@ export class Outbox {
           }
         : null,
     });
-    this.deps.effects.record({
-      chatbotId: target.chatbotId,
-      channel: target.channel,
-      userId: target.chatId,
-      replies: 0,
-    });
-    return receipt;
+    this.deps.effects.record({ chatbotId: target.chatbotId, channel, userId: target.chatId, replies: 0 });
   }
 }

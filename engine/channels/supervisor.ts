@@ -8,11 +8,14 @@
  * A reconciliation that fails (the database is unreachable: issue 24 §1) is logged and tried again
  * after {@link RETRY_AFTER_FAILURE_MS} (or `intervalMs` when shorter), at start-up too: the loop
  * never stops and never ends the process. Bots already connected stay connected meanwhile.
+ *
+ * Only adapters with a `connections` part (engine/registry/types.ts ChannelConnections) are
+ * supervised; a channel that answers inside HTTP requests (web) has none.
  */
 import type { Kysely } from 'kysely';
 import { isPaid } from '../auth/profiles.ts';
 import type { Logger } from '../logger.ts';
-import type { ChannelAdapter } from '../registry/index.ts';
+import type { ChannelAdapter, ChannelConnections } from '../registry/index.ts';
 import type { Database } from '../store/database.ts';
 import { chatbotIdsOfOwner, ownerPlans } from '../store/queries/chatbots.ts';
 
@@ -27,6 +30,12 @@ export interface SupervisorOptions {
   now?: () => Date;
 }
 
+/** An adapter that holds connections per bot (the only ones the supervisor manages). */
+interface Connected {
+  id: string;
+  connections: ChannelConnections;
+}
+
 export class ChannelSupervisor {
   private timer: NodeJS.Timeout | undefined;
   /** Serialises work on one bot, keyed `adapter\0chatbot`. */
@@ -34,14 +43,19 @@ export class ChannelSupervisor {
   private readonly now: () => Date;
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** The adapters with per-bot connections; the others (web) have nothing to start or stop. */
+  private readonly adapters: ReadonlyArray<Connected>;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly log: Logger,
-    private readonly adapters: ReadonlyArray<ChannelAdapter<never>>,
+    adapters: ReadonlyArray<ChannelAdapter>,
     private readonly options: SupervisorOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
+    this.adapters = adapters.flatMap((a) =>
+      a.connections ? [{ id: a.id, connections: a.connections }] : [],
+    );
   }
 
   /**
@@ -72,17 +86,17 @@ export class ChannelSupervisor {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
-    for (const adapter of this.adapters) {
-      await Promise.allSettled(adapter.connected().map((id) => adapter.disconnect(id, 'shutdown')));
+    for (const { connections } of this.adapters) {
+      await Promise.allSettled(connections.connected().map((id) => connections.disconnect(id, 'shutdown')));
     }
   }
 
   /** Brings every adapter's connections in line with credentials and days. */
   async reconcileAll(): Promise<void> {
     for (const adapter of this.adapters) {
-      const configured = await adapter.configured();
+      const configured = await adapter.connections.configured();
       const allowed = await this.allowed(configured);
-      const connected = new Set(adapter.connected());
+      const connected = new Set(adapter.connections.connected());
       const work: Array<Promise<void>> = [];
       for (const id of configured) {
         if (allowed.has(id) && !connected.has(id)) work.push(this.apply(adapter, id, 'connect'));
@@ -97,9 +111,9 @@ export class ChannelSupervisor {
   /** Reconciles one bot on every adapter now (after a connect, a disconnect or a renewal). */
   async reconcile(chatbotId: string): Promise<void> {
     for (const adapter of this.adapters) {
-      const configured = (await adapter.configured()).includes(chatbotId);
+      const configured = (await adapter.connections.configured()).includes(chatbotId);
       const allowed = configured && (await this.allowed([chatbotId])).has(chatbotId);
-      const connected = adapter.connected().includes(chatbotId);
+      const connected = adapter.connections.connected().includes(chatbotId);
       if (allowed && !connected) await this.apply(adapter, chatbotId, 'connect');
       else if (!allowed && connected) await this.apply(adapter, chatbotId, configured ? 'paused' : 'removed');
     }
@@ -122,20 +136,20 @@ export class ChannelSupervisor {
   }
 
   private apply(
-    adapter: ChannelAdapter<never>,
+    adapter: Connected,
     chatbotId: string,
     action: 'connect' | 'paused' | 'removed',
   ): Promise<void> {
     const key = `${adapter.id}\u0000${chatbotId}`;
     const next = (this.locks.get(key) ?? Promise.resolve())
       .then(async () => {
-        const connected = adapter.connected().includes(chatbotId);
+        const connected = adapter.connections.connected().includes(chatbotId);
         if (action === 'connect' && !connected) {
           this.log.info({ channel: adapter.id, chatbotId }, 'connecting bot');
-          await adapter.connect(chatbotId);
+          await adapter.connections.connect(chatbotId);
         } else if (action !== 'connect' && connected) {
           this.log.info({ channel: adapter.id, chatbotId, reason: action }, 'disconnecting bot');
-          await adapter.disconnect(chatbotId, action);
+          await adapter.connections.disconnect(chatbotId, action);
         }
       })
       .catch((err) => this.log.error({ err, channel: adapter.id, chatbotId }, `bot ${action} failed`))

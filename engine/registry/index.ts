@@ -10,35 +10,60 @@ import type { Migration } from 'kysely/migration';
 import type { z } from 'zod';
 import type { JobHandler, ResolvedDefinition } from '../jobs/index.ts';
 import type { Logger } from '../logger.ts';
-import { createToolRunner } from './tools.ts';
+import type { ChannelAdapter } from './channel-types.ts';
 import type {
-  ChannelAdapter,
   CronJob,
   FeaturePlugin,
   OfflineHandler,
   OutboundContext,
-  OutboundMessage,
   PluginContext,
   PluginContributions,
   PluginJob,
   PluginTool,
-  ToolCallRecord,
   ToolRunner,
-  TurnBot,
-  TurnContext,
-} from './types.ts';
+} from './plugin-types.ts';
+import { createToolRunner } from './tools.ts';
+import type { OutboundMessage, ToolCallRecord, TurnBot, TurnContext } from './types.ts';
 
+export * from './channel-types.ts';
+export * from './plugin-types.ts';
 export { toolDefinitions } from './tools.ts';
 export * from './types.ts';
 
-/** Declares a channel adapter; returns its argument (for type inference). */
-export function defineChannel<Config>(adapter: ChannelAdapter<Config>): ChannelAdapter<Config> {
+/**
+ * Declares a channel adapter; returns its argument (for type inference). `Config` is the stored
+ * connection config of its `connections` part; an adapter without one is `ChannelAdapter<never>`.
+ */
+export function defineChannel<Config = never, Settings = unknown>(
+  adapter: ChannelAdapter<Config, Settings>,
+): ChannelAdapter<Config, Settings> {
   return adapter;
 }
 
-/** Declares a feature plugin; returns its argument (for type inference). */
-export function definePlugin<Options>(plugin: FeaturePlugin<Options>): FeaturePlugin<Options> {
-  return plugin;
+/**
+ * Declares a feature plugin: `setup` gets `ctx.settings` typed by its `envSchema`. Returns it as a
+ * {@link FeaturePlugin}, ready for the registry's list (no cast).
+ */
+export function definePlugin<Settings>(plugin: FeaturePlugin<Settings>): FeaturePlugin {
+  return plugin as FeaturePlugin;
+}
+
+/**
+ * Parses settings from the environment with an adapter's or a plugin's schema (issue 25 §2: the one
+ * parser). Empty variables count as unset, so `FOO=` in a .env file means "not set".
+ * @param owner who the settings are for, in the message (`plugin "billing"`).
+ * @throws RegistryError naming each variable that does not parse and why.
+ */
+export function parseSettings<Settings>(
+  owner: string,
+  schema: z.ZodType<Settings>,
+  env: Readonly<Record<string, string | undefined>>,
+): Settings {
+  const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(set);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(settings)'}: ${i.message}`);
+  throw new RegistryError(`${owner} settings: ${problems.join('; ')}`);
 }
 
 /**
@@ -83,8 +108,8 @@ export interface RegisteredTool {
 
 /** The booted set of adapters and plugin contributions. */
 export class Registry {
-  readonly adapters = new Map<string, ChannelAdapter<never>>();
-  readonly plugins = new Map<string, FeaturePlugin<never>>();
+  readonly adapters = new Map<string, ChannelAdapter>();
+  readonly plugins = new Map<string, FeaturePlugin>();
   private readonly contributions = new Map<string, PluginContributions>();
 
   /**
@@ -92,8 +117,8 @@ export class Registry {
    * @throws RegistryError on a duplicate id or a missing dependency.
    */
   constructor(
-    adapters: ReadonlyArray<ChannelAdapter<never>>,
-    plugins: ReadonlyArray<FeaturePlugin<never>>,
+    adapters: ReadonlyArray<ChannelAdapter>,
+    plugins: ReadonlyArray<FeaturePlugin>,
     private readonly log: Logger,
   ) {
     for (const a of adapters) {
@@ -113,10 +138,10 @@ export class Registry {
   }
 
   /** Plugins in dependency order (a plugin after the plugins it depends on). */
-  ordered(): FeaturePlugin<never>[] {
-    const out: FeaturePlugin<never>[] = [];
+  ordered(): FeaturePlugin[] {
+    const out: FeaturePlugin[] = [];
     const seen = new Set<string>();
-    const visit = (p: FeaturePlugin<never>, path: string[]) => {
+    const visit = (p: FeaturePlugin, path: string[]) => {
       if (seen.has(p.id)) return;
       if (path.includes(p.id))
         throw new RegistryError(`plugins depend on each other in a cycle: ${[...path, p.id].join(' → ')}`);
@@ -136,19 +161,17 @@ export class Registry {
   }
 
   /**
-   * Runs every plugin's `setup` in dependency order with its validated options and its own context.
-   * @param context builds a plugin's context (its child logger, `send`, …) without `options`.
-   * @throws RegistryError when a plugin's options do not match its schema, or two tools share a name.
+   * Runs every plugin's `setup` in dependency order with its settings (its `envSchema` over the
+   * context's `env`, {@link parseSettings}) and its own context.
+   * @param context builds a plugin's context (its child logger, `send`, …) without `settings`.
+   * @throws RegistryError when a plugin's settings do not parse, or two tools share a name.
    */
-  async setup(
-    context: (plugin: FeaturePlugin<never>) => Omit<PluginContext, 'options'>,
-    options: Record<string, unknown> = {},
-  ): Promise<void> {
+  async setup(context: (plugin: FeaturePlugin) => Omit<PluginContext, 'settings'>): Promise<void> {
     const toolNames = new Map<string, string>();
     for (const p of this.ordered()) {
-      const parsed = p.optionsSchema.safeParse(options[p.id] ?? {});
-      if (!parsed.success) throw new RegistryError(`plugin "${p.id}" options: ${parsed.error.message}`);
-      const contributions = await p.setup({ ...context(p), options: parsed.data as never });
+      const ctx = context(p);
+      const settings = p.envSchema ? parseSettings(`plugin "${p.id}"`, p.envSchema, ctx.env) : undefined;
+      const contributions = await p.setup({ ...ctx, settings });
       for (const tool of contributions.tools ?? []) {
         if (!TOOL_NAME.test(tool.name))
           throw new RegistryError(`plugin "${p.id}" tool name "${tool.name}" must match ${TOOL_NAME}`);

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import type { Logger } from '../logger.ts';
-import type { PluginTool, ToolCallRecord, ToolRunner, TurnContext } from './types.ts';
+import type { PluginTool, ToolRunner } from './plugin-types.ts';
+import type { ToolCallRecord, TurnContext } from './types.ts';
 
 /** A function tool as the Chat Completions API takes it. */
 export interface FunctionToolDefinition {

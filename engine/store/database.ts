@@ -164,7 +164,7 @@ export interface StoredTurnMeta {
   offline: boolean;
   failed: boolean;
   /** Tool calls made in this turn (plugins' function tools), kept for the owner and for replays. */
-  tools?: import('../registry/types.ts').ToolCallRecord[];
+  tools?: ToolCallRecord[];
 }
 
 /** What the engine stores with a follower's message (the `user` row). */
@@ -267,3 +267,16 @@ export type NewChatbotFile = Insertable<ChatbotFilesTable>;
 export type ConversationMessage = Selectable<ConversationMessagesTable>;
 export type Follower = Selectable<FollowersTable>;
 export type Ialanding = Selectable<IalandingsTable>;
+
+/** One tool call made during a turn, kept with the turn (for the owner, and so a replay calls nothing). */
+export interface ToolCallRecord {
+  /** `<plugin id>.<tool name>` as the model saw it (the tool's `name`). */
+  name: string;
+  plugin: string;
+  /** The input as the model sent it (validated when `error` is false). */
+  input: unknown;
+  /** The result given back to the model (JSON-serialisable), or the error message. */
+  output: unknown;
+  /** True when the input was invalid or the tool threw; the model got the message as the result. */
+  error: boolean;
+}

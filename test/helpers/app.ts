@@ -46,9 +46,9 @@ export async function createTestApp(
     env?: Record<string, string>;
     supervisorIntervalMs?: number;
     /** Plugins instead of the registered ones. */
-    plugins?: ReadonlyArray<FeaturePlugin<never>>;
+    plugins?: ReadonlyArray<FeaturePlugin>;
     /** Channel adapters instead of the registered ones. */
-    adapters?: ReadonlyArray<ChannelAdapter<never>>;
+    adapters?: ReadonlyArray<ChannelAdapter>;
     /**
      * An open store to share (a second "process" on the same database); the app does not close it.
      */

@@ -396,7 +396,7 @@ export class BaileysSession implements WaTransport {
       });
   }
 
-  typing(inbound: WaInbound | null, chatId: string): () => void {
+  typing(inbound: Pick<WaInbound, 'waMessageId'> | null, chatId: string): () => void {
     const sock = this.sock;
     if (!sock) return () => {};
     if (inbound)

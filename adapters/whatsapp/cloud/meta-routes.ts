@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../engine/errors.ts';
 import { PRINTABLE_ASCII } from '../../../engine/schemas.ts';
-import { ErrorBody } from '../api.ts';
+import { errorBodies } from '../../shared/channel-api.ts';
 import type { WhatsAppAdapter } from '../contract.ts';
 import { fillText, WHATSAPP_ERRORS } from '../texts.ts';
 import { describeGraphError, isPermanentGraph } from './graph.ts';
@@ -63,10 +63,7 @@ export function metaRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyncZo
           body: metaToken,
           response: {
             200: z.object({ business: z.object({ id: z.string(), name: z.string() }) }),
-            400: ErrorBody,
-            401: ErrorBody,
-            404: ErrorBody,
-            502: ErrorBody,
+            ...errorBodies(400, 401, 404, 502),
           },
         },
       },
@@ -104,10 +101,7 @@ export function metaRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyncZo
                 verified_name: z.string(),
               }),
             }),
-            400: ErrorBody,
-            401: ErrorBody,
-            404: ErrorBody,
-            502: ErrorBody,
+            ...errorBodies(400, 401, 404, 502),
           },
         },
       },

@@ -65,7 +65,7 @@ export class CloudTransport implements WaTransport {
     if (this.lastInbound.size > 10_000) this.lastInbound.delete(this.lastInbound.keys().next().value!);
   }
 
-  typing(inbound: WaInbound | null, _chatId: string): () => void {
+  typing(inbound: Pick<WaInbound, 'waMessageId'> | null, _chatId: string): () => void {
     if (!inbound) return () => {};
     const show = () =>
       void this.deps.graph

@@ -12,8 +12,9 @@
  *   (Meta redelivers what was not acknowledged; a redelivery is stored once); delivery statuses
  *   are recorded, never moving a message back (they come out of order).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
+import { sameSecret } from '../../shared/secrets.ts';
 import type { WhatsAppAdapter } from '../contract.ts';
 import { recordStatus } from '../messages.ts';
 import { fillText, WHATSAPP_ERRORS } from '../texts.ts';
@@ -25,13 +26,6 @@ export const SIGNATURE_HEADER = 'x-hub-signature-256';
 /** `sha256=<hex>` of a raw body under an app secret (what Meta sends). */
 export function signBody(body: Buffer | string, appSecret: string): string {
   return `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
-}
-
-/** Constant-time comparison of two strings (a length mismatch is a plain false). */
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export function webhookRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsync {
@@ -48,7 +42,7 @@ export function webhookRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyn
         const mode = req.query['hub.mode'];
         const token = req.query['hub.verify_token'] ?? '';
         const challenge = req.query['hub.challenge'] ?? '';
-        if (mode !== 'subscribe' || !same(token, adapter().verifyToken()))
+        if (mode !== 'subscribe' || !sameSecret(token, adapter().verifyToken()))
           return reply.code(403).send({ error: 'verification failed' });
         return reply.code(200).type('text/plain; charset=utf-8').send(challenge);
       },
@@ -77,7 +71,7 @@ export function webhookRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyn
           if (
             !number.appSecret ||
             typeof signature !== 'string' ||
-            !same(signature, signBody(raw, number.appSecret))
+            !sameSecret(signature, signBody(raw, number.appSecret))
           )
             return reply.code(401).send({ error: 'bad signature' });
           numbers.set(id, number.chatbotId);

@@ -1,17 +1,17 @@
 /**
- * Answering a follower on WhatsApp, the same for both backends (issue 13): the message goes
- * through `engine.handleTurn` while "typing…" shows; the reply passes the plugins' outbound
- * transformers and goes out as text split at 4096 characters, the LIST offer as an interactive
- * list where the backend has one (the engine's numbered text otherwise), then the file with the
- * message type its kind needs, then a voice note when a plugin made one. A silent turn (the owner
- * took over) sends nothing.
+ * Answering a follower on WhatsApp, the same for both backends (issue 13). {@link answer} parses a
+ * stored message into the engine's inbound message and hands it to `ctx.dispatch`, which owns the
+ * reply (engine/conversation/dispatch.ts: "typing…" through the adapter, the turn, the outbound
+ * transformers; a silent turn sends nothing). {@link deliver} is the adapter's `send`: text split at
+ * 4096 characters, the LIST offer as an interactive list where the backend has one (the engine's
+ * numbered text otherwise), then the file with the message type its kind needs, then a voice note
+ * when a plugin made one.
  */
 import { splitText } from '../../../engine/channels/split.ts';
 import type { ChannelContext, InboundMessage, OutboundMessage } from '../../../engine/registry/index.ts';
-import { type Attachment, type LangCode, languageCode } from '../../../engine/schemas.ts';
+import type { Attachment, LangCode } from '../../../engine/schemas.ts';
 import { publicFileUrl } from '../../../engine/storage/index.ts';
 import { findFile } from '../../../engine/store/queries/files.ts';
-import { persistTurn } from '../../../engine/store/queries/messages.ts';
 import type { ConnectionRow } from '../queries.ts';
 import { fillText, LIST_BUTTON, WHATSAPP_ERRORS } from '../texts.ts';
 import { type FileSource, PermanentSendError, type WaInbound, type WaTransport, WHATSAPP } from './types.ts';
@@ -91,17 +91,12 @@ export function createAnswering(deps: AnswerDeps) {
   }
 
   /**
-   * Answers one stored follower message. A Cloud API message older than the 24-hour window (it
-   * waited while the bot was paused) is stored without a reply, and the owner sees why.
+   * Hands one stored follower message to the engine, which answers it through the adapter's
+   * `send` (engine/conversation/dispatch.ts). A Cloud API message older than the 24-hour window
+   * (it waited while the bot was paused) is stored without a reply, and the owner sees why.
    */
-  async function answer(
-    transport: WaTransport & { listBodyMax: number },
-    bot: Pick<ConnectionRow, 'id' | 'idioma'>,
-    p: WaInbound,
-    now: Date,
-  ): Promise<void> {
+  async function answer(bot: Pick<ConnectionRow, 'id'>, p: WaInbound, now: Date): Promise<void> {
     const ctx = deps.ctx();
-    const lang = languageCode(bot.idioma);
     let text = p.text;
     let offered: string[] | undefined;
     if (p.pickedFileId) {
@@ -113,6 +108,7 @@ export function createAnswering(deps: AnswerDeps) {
       }
     }
     if (!text && !p.media) return; // nothing to answer (a reaction, a deleted message)
+    const expired = p.backend === 'cloud' && now.getTime() - p.timestamp * 1000 > SERVICE_WINDOW_MS;
     const inbound: InboundMessage = {
       chatbotId: bot.id,
       channel: WHATSAPP,
@@ -131,46 +127,10 @@ export function createAnswering(deps: AnswerDeps) {
           }
         : {}),
       ...(offered ? { offered } : {}),
+      ...(expired ? { storeOnly: { plugin: WHATSAPP, reason: '24h-window' } } : {}),
     };
-    if (p.backend === 'cloud' && now.getTime() - p.timestamp * 1000 > SERVICE_WINDOW_MS) {
-      await persistTurn(ctx.db, {
-        chatbotId: bot.id,
-        channel: WHATSAPP,
-        userId: p.chatId,
-        username: p.pushName,
-        messageId: p.waMessageId,
-        userText: text,
-        userMeta: { silent: { plugin: WHATSAPP, reason: '24h-window' } },
-        botText: null,
-        meta: {
-          attachment: null,
-          archivosEnviados: [],
-          archivos: { action: 'NONE', lista: [] },
-          offline: false,
-          failed: false,
-        },
-      });
-      await deps.recordError(bot.id, fillText(WHATSAPP_ERRORS.window24h, { chat: p.chatId }));
-      return;
-    }
-    const stopTyping = transport.typing(p, p.chatId);
-    let result: Awaited<ReturnType<ChannelContext['dispatch']>>;
-    try {
-      result = await ctx.dispatch(inbound);
-    } finally {
-      stopTyping();
-    }
-    if (result.silent) return;
-    const archivos = result.contenedorEmpatico.archivos;
-    const base: OutboundMessage = {
-      text: result.reply,
-      attachment: result.attachment,
-      ...(archivos.action === 'LIST'
-        ? { choices: archivos.lista.map((f) => ({ id: f.id, label: f.file_name })) }
-        : {}),
-    };
-    const message = await ctx.transformOutbound(base, { chatbotId: bot.id, chatId: p.chatId, inbound });
-    await deliver(transport, bot.id, p.chatId, message, lang);
+    await ctx.dispatch(inbound, { deliver: 'send' });
+    if (expired) await deps.recordError(bot.id, fillText(WHATSAPP_ERRORS.window24h, { chat: p.chatId }));
   }
 
   return { deliver, answer, resolveFile };

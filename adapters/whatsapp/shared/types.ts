@@ -48,7 +48,7 @@ export class PermanentSendError extends Error {
 export interface WaTransport {
   backend: 'baileys' | 'cloud';
   /** Shows "typing…" to the follower until the returned function is called. */
-  typing(inbound: WaInbound | null, chatId: string): () => void;
+  typing(inbound: Pick<WaInbound, 'waMessageId'> | null, chatId: string): () => void;
   sendText(chatId: string, text: string): Promise<void>;
   /** Offers files to pick: an interactive list (Cloud API); linked devices rely on the numbered text. */
   sendChoices(

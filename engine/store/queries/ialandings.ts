@@ -1,4 +1,8 @@
-/** ialandings rows (spec 001 §3, §7). */
+/**
+ * ialandings rows (spec 001 §3, §7): the slug rule and creating a bot's landing, which the web
+ * adapter and `charla seed` share. The landing's public reads and the owner's update are the web
+ * adapter's own (adapters/web/queries.ts).
+ */
 import type { Kysely } from 'kysely';
 import { foldToAscii } from '../../matching/index.ts';
 import type { Database, Ialanding } from '../database.ts';
@@ -66,76 +70,4 @@ export async function ensureIalanding(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-/** The active IALanding with a slug, or undefined (spec 001 §7: by slug with is_active). */
-export async function findActiveIalandingBySlug(
-  db: Kysely<Database>,
-  slug: string,
-): Promise<Ialanding | undefined> {
-  return db
-    .selectFrom('ialandings')
-    .selectAll()
-    .where('slug', '=', slug)
-    .where('is_active', '=', true)
-    .executeTakeFirst();
-}
-
-/** The active IALanding with a key, or undefined (spec 001 §7: by key with is_active). */
-export async function findActiveIalandingByKey(
-  db: Kysely<Database>,
-  key: string,
-): Promise<Ialanding | undefined> {
-  return db
-    .selectFrom('ialandings')
-    .selectAll()
-    .where('charla_key', '=', key)
-    .where('is_active', '=', true)
-    .executeTakeFirst();
-}
-
-/**
- * Updates an IALanding's slug, business name and key (spec 001 §7: update slug and business_name).
- * Issue 10 §8: when the slug changes, the old one is kept as a redirect to this landing. Going back
- * to one of its own old slugs makes it live again; another landing's old slug is never taken
- * (issue 24 §8; {@link freeIalandingSlug} does not offer it).
- */
-export async function updateIalanding(
-  db: Kysely<Database>,
-  id: string,
-  values: { slug: string; business_name: string; charla_key: string | null },
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('ialandings').select('slug').where('id', '=', id).executeTakeFirst();
-    await trx
-      .deleteFrom('ialanding_slug_redirects')
-      .where('old_slug', '=', values.slug)
-      .where('ialanding_id', '=', id)
-      .execute();
-    await trx.updateTable('ialandings').set(values).where('id', '=', id).execute();
-    if (before && before.slug !== values.slug)
-      await trx
-        .insertInto('ialanding_slug_redirects')
-        .values({ old_slug: before.slug, ialanding_id: id })
-        .onConflict((oc) => oc.column('old_slug').doUpdateSet({ ialanding_id: id }))
-        .execute();
-  });
-}
-
-/**
- * The current slug of the active IALanding an old slug redirects to (issue 10 §8), or undefined
- * when the slug was never another landing's, or that landing is inactive or gone.
- */
-export async function findIalandingRedirect(
-  db: Kysely<Database>,
-  oldSlug: string,
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('ialanding_slug_redirects as r')
-    .innerJoin('ialandings as l', 'l.id', 'r.ialanding_id')
-    .select('l.slug')
-    .where('r.old_slug', '=', oldSlug)
-    .where('l.is_active', '=', true)
-    .executeTakeFirst();
-  return row?.slug;
 }

@@ -1,0 +1,194 @@
+/**
+ * The feature plugin contract (DESIGN.md): what a plugin contributes (middleware, tools, offline
+ * dialogues, outbound transformers, routes, jobs, migrations) and the context its `setup` gets.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { Migration } from 'kysely/migration';
+import type { z } from 'zod';
+import type { JobHandler, ResolvedDefinition } from '../jobs/index.ts';
+import type {
+  ChannelCapabilities,
+  DeliveryTarget,
+  InboundMessage,
+  OutboundMessage,
+  RuntimeContext,
+  SendOptions,
+  SendReceipt,
+  TurnBot,
+  TurnContext,
+} from './types.ts';
+
+/**
+ * What a middleware decides (DESIGN.md: middleware runs before the LLM):
+ * - `{ reply }` answers the turn without the LLM;
+ * - `{ silent: true }` stores the follower's message and answers nothing (an owner took over);
+ * - `{ text }` rewrites the follower's text for the rest of the turn (a transcribed voice note);
+ * - `undefined` lets the turn go on unchanged.
+ */
+export type MiddlewareOutcome =
+  | { reply: string }
+  | { silent: true; reason: string }
+  | { text: string }
+  | undefined;
+
+/** Middleware runs before keyword matching and the LLM, in plugin order. */
+export type TurnMiddleware = (turn: TurnContext) => Promise<MiddlewareOutcome> | MiddlewareOutcome;
+
+/** What a tool's `run` receives besides its input. */
+export interface ToolCall {
+  turn: TurnContext;
+  /**
+   * `<turnKey>#<n>` for the turn's n-th tool call: stable when the same follower message is
+   * handled again after a crash, so a side effect keyed by it happens once.
+   */
+  idempotencyKey: string;
+}
+
+/** An LLM function tool (function calling); its input is validated with zod before `run`. */
+export interface PluginTool<Input = unknown> {
+  /** The function name the model sees: `^[a-zA-Z0-9_-]{1,64}$`, unique across plugins. */
+  name: string;
+  /** What the tool does, for the model. */
+  description: string;
+  input: z.ZodType<Input>;
+  /** Offered only for bots where this is true (e.g. `bot.enable_reservations`); default every bot. */
+  enabled?(bot: TurnBot): boolean;
+  /**
+   * Runs one call. The result (a string, or a JSON-serialisable value) goes back to the model.
+   * Throwing sends the error's message back to the model as the result; the turn goes on.
+   */
+  run(input: Input, call: ToolCall): Promise<unknown>;
+}
+
+/** Runs a turn's tools by name, recording each call (offline dialogues use it to book). */
+export interface ToolRunner {
+  /** The tools offered on this turn. */
+  readonly available: ReadonlyArray<PluginTool>;
+  /**
+   * Validates the input, runs the tool and records the call.
+   * @returns `{ ok: true, output }`, or `{ ok: false, error }` for invalid input or a thrown error.
+   */
+  run(name: string, input: unknown): Promise<{ ok: true; output: unknown } | { ok: false; error: string }>;
+}
+
+/**
+ * An offline dialogue: with no LLM configured, a plugin may answer a turn deterministically
+ * (e.g. a booking dialogue driving its own tools). The first handler that returns a reply wins;
+ * the offline responder answers otherwise.
+ */
+export type OfflineHandler = (
+  turn: TurnContext,
+  tools: ToolRunner,
+) => Promise<{ reply: string } | undefined> | { reply: string } | undefined;
+
+/** Where an outgoing message goes, as an outbound transformer sees it. */
+export interface OutboundContext {
+  bot: TurnBot;
+  channel: string;
+  chatId: string;
+  capabilities: ChannelCapabilities;
+  /** The follower's message being answered, when it is a reply. */
+  inbound?: InboundMessage;
+}
+
+/** Wraps the sending of a message (voice replies, effects). */
+export type OutboundTransformer = (
+  message: OutboundMessage,
+  to: OutboundContext,
+) => Promise<OutboundMessage> | OutboundMessage;
+
+/**
+ * The handler of one of a plugin's job definitions (engine/jobs `defineJob`; name it
+ * `<plugin id>.<what>`). It may run more than once for one job (at least once): make it idempotent.
+ * Build it with `pluginJob(definition, handler)` for the data's type.
+ */
+export interface PluginJob {
+  definition: ResolvedDefinition;
+  handler: JobHandler<unknown>;
+}
+
+/** A recurring run of one of the plugin's jobs (its handler is in the plugin's `jobs`). */
+export interface CronJob {
+  definition: ResolvedDefinition;
+  /** Five-field cron expression, e.g. `0 3 * * *`. */
+  cron: string;
+  /** IANA time zone the expression is read in (default UTC). */
+  tz?: string;
+  /** The data of every run (checked with the definition's schema). */
+  data: unknown;
+}
+
+/** The closed list of things a plugin can contribute (DESIGN.md). */
+export interface PluginContributions {
+  tools?: PluginTool[];
+  /** Text added to every system prompt; may depend on the bot (return '' to add nothing). */
+  promptFragments?: Array<(bot: TurnBot) => string | Promise<string>>;
+  middleware?: TurnMiddleware[];
+  offline?: OfflineHandler[];
+  outbound?: OutboundTransformer[];
+  /** Fastify plugin mounted under `/plugins/<id>` (or the spec's `/api/...` paths with `prefix: ''`). */
+  routes?: { plugin: FastifyPluginAsync; prefix?: string };
+  jobs?: PluginJob[];
+  cron?: CronJob[];
+  dispose?: () => Promise<void>;
+}
+
+/** What a plugin's `setup` receives: the runtime, its settings, and a way to reach followers. */
+export interface PluginContext<Settings = unknown> extends RuntimeContext {
+  /** The plugin's settings, parsed from the environment with its `envSchema` (undefined without one). */
+  settings: Settings;
+  /**
+   * Sends a message to a follower through the channel they used, after the plugins' outbound
+   * transformers, and stores it in the conversation.
+   * @throws AppError BAD_REQUEST when the channel cannot push messages; the adapter's error when
+   *   the channel refuses (nothing is stored then).
+   * @returns the channel's ids of the messages sent (empty when it has none).
+   */
+  send(target: DeliveryTarget, message: OutboundMessage, options?: SendOptions): Promise<SendReceipt>;
+  /**
+   * What a channel can do (`push`, `voiceNotes`, …), or null for a channel no adapter serves in
+   * this process: e.g. whether a reminder can reach a follower there before trying.
+   */
+  capabilities(channel: string): ChannelCapabilities | null;
+  /**
+   * Calls `listener` each time messages of a conversation are stored, in this process or another
+   * one sharing the database (PostgreSQL LISTEN/NOTIFY; batched, within about 250 ms): e.g. to push
+   * an owner's screen live. Resolves with the function that stops listening.
+   *
+   * `options.onResume` is called when the database connection that carries these events was lost
+   * and is back (issue 24 §1): events stored meanwhile were not delivered, so a live view reloads.
+   */
+  onMessages(
+    listener: (event: MessagesEvent) => void,
+    options?: { onResume?: () => void },
+  ): Promise<() => Promise<void>>;
+  /** Absolute path of a stored bot file's key, or null for an http address. */
+  filePath(fileUrl: string): string | null;
+}
+
+/** Messages of one conversation were stored (a follower's, a reply, an owner's, a reminder). */
+export interface MessagesEvent {
+  chatbotId: string;
+  channel: string;
+  /** The follower's id on the channel (`conversation_messages.user_id`). */
+  userId: string;
+}
+
+/** A feature plugin (DESIGN.md). */
+export interface FeaturePlugin<Settings = unknown> {
+  id: string;
+  /**
+   * The plugin's settings, read from the environment (README lists each variable): parsed once by
+   * the registry before `setup`, which gets the result as `ctx.settings` (issue 25 §2: one parser,
+   * not one per plugin). An empty variable counts as unset. A value that does not parse stops the
+   * start with a message naming the variable.
+   */
+  envSchema?: z.ZodType<Settings>;
+  dependencies?: string[];
+  /**
+   * The plugin's own tables: a static record of Kysely migrations (names `YYYYMMDDHHmm_snake_case`),
+   * applied after Charla's own with the plugin's own migration table (`charla_plugin_<id>_migrations`).
+   */
+  migrations?: Record<string, Migration>;
+  setup(ctx: PluginContext<Settings>): Promise<PluginContributions> | PluginContributions;
+}
