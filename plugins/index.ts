@@ -1,27 +1,32 @@
 /**
  * The registered feature plugins (DESIGN.md: registration is explicit). A new plugin is one folder
  * under plugins/ and one line here.
+ *
+ * This is also where one plugin's service reaches another (issue 25 §5): a plugin never imports
+ * another plugin's server code (test/architecture.test.ts); it declares the port it needs and is
+ * built here with the other plugin's service (the audio effects for voice, conversations and broadcasts, the
+ * Facebots directory for the site), besides naming that plugin in its `dependencies`.
  */
 import type { FeaturePlugin } from '../engine/registry/index.ts';
-import { audioEffects } from './audio-effects/index.ts';
+import { audioEffects, audioEffectsService } from './audio-effects/index.ts';
 import { billing } from './billing/index.ts';
-import { broadcasts } from './broadcasts/index.ts';
-import { conversations } from './conversations/index.ts';
-import { facebots } from './facebots/index.ts';
+import { createBroadcastsPlugin } from './broadcasts/index.ts';
+import { createConversationsPlugin } from './conversations/index.ts';
+import { directoryService, facebots } from './facebots/index.ts';
 import { reservations } from './reservations/index.ts';
-import { site } from './site/index.ts';
-import { voice } from './voice/index.ts';
+import { createSitePlugin } from './site/index.ts';
+import { createVoicePlugin } from './voice/index.ts';
 import { webSearch } from './web-search/index.ts';
 
-export const plugins: ReadonlyArray<FeaturePlugin<never>> = [
+export const plugins: ReadonlyArray<FeaturePlugin> = [
   billing,
   reservations,
   // Before conversations: a voice note is transcribed even while the owner has taken over.
-  voice,
-  conversations,
+  createVoicePlugin({ effects: audioEffectsService }),
+  createConversationsPlugin({ effects: audioEffectsService }),
   audioEffects,
-  broadcasts,
+  createBroadcastsPlugin({ effects: audioEffectsService }),
   webSearch,
   facebots,
-  site,
+  createSitePlugin({ directory: directoryService }),
 ];

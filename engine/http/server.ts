@@ -18,43 +18,25 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
-import type { Auth } from '../auth/index.ts';
-import type { SignInLimiter } from '../auth/limits.ts';
-import type { ConversationEngine } from '../conversation/engine.ts';
 import { AppError, INVALID_DATA, SERVER_ERROR } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Registry } from '../registry/index.ts';
-import type { Storage } from '../storage/index.ts';
-import { ping, type Store, type StoreKind } from '../store/connect.ts';
-import type { Database } from '../store/database.ts';
+import { ping, type StoreKind } from '../store/connect.ts';
 import { DATABASE_RETRY_AFTER_S, isBadInputError, isDatabaseUnavailable } from '../store/errors.ts';
 import { requireOwner } from './auth.ts';
 import { API_DOCS_CSP, DASHBOARD_CSP, FILES_CSP } from './csp.ts';
 import { appOrigins, CROSS_SITE_REFUSED, isCrossSiteRequest } from './csrf.ts';
 import { inputProblem, invalidHost, stripNul } from './input-guards.ts';
 import { authRoutes } from './routes/auth.ts';
+import type { RouteDeps } from './routes/deps.ts';
 import { fileRoutes } from './routes/files.ts';
 import { ownerRoutes } from './routes/owner.ts';
 
 /** What the routes need. */
-export interface HttpDeps {
-  db: Kysely<Database>;
+export interface HttpDeps extends RouteDeps {
   storeKind: StoreKind;
-  engine: ConversationEngine;
-  storage: Storage;
-  auth: Auth;
-  /** True when Google sign-in is configured. */
-  googleSignIn: boolean;
-  /** Subscribes to a NOTIFY channel (engine/store/connect.ts `Store.listen`, with its `onResume`). */
-  listen: Store['listen'];
-  signInLimiter: SignInLimiter;
-  /** The shared rate limits (engine/rate-limits.ts). */
-  limits: Pick<import('../rate-limits.ts').RateLimiter, 'hit'>;
   registry: Registry;
   log: Logger;
-  /** Base URL for absolute links, once known. */
-  baseUrl: () => string | undefined;
   /** PUBLIC_URL: the app's own origin, which owner routes' state-changing requests must come from. */
   publicUrl: string | undefined;
   version: string;

@@ -148,3 +148,24 @@ export async function migratePlugins(
   }
   return { applied };
 }
+
+/**
+ * What a start does with the schema: one query tells an up-to-date database (the usual start);
+ * otherwise Charla's migrations, then each plugin's (issue 25: not a Migrator per plugin on every
+ * start).
+ * @param plugins every plugin's migrations in dependency order (Registry `migrations()`).
+ * @param options `core: false` skips Charla's own (the store is already migrated); `schema` is the
+ *   store's schema.
+ * @returns the names of the migrations applied (empty when the database was current).
+ * @throws Error naming the failing migration.
+ */
+export async function migrateIfNeeded(
+  db: Kysely<Database>,
+  plugins: Array<{ id: string; migrations: Record<string, Migration> }>,
+  options: { core: boolean; schema: string },
+): Promise<{ applied: string[] }> {
+  if (await migrationsCurrent(db, plugins, options)) return { applied: [] };
+  const core = options.core ? await migrateToLatest(db, undefined, options.schema) : { applied: [] };
+  const own = await migratePlugins(db, plugins, undefined, options.schema);
+  return { applied: [...core.applied, ...own.applied] };
+}

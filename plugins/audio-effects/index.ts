@@ -122,13 +122,19 @@ function routes(ctx: PluginContext): FastifyPluginAsync {
   };
 }
 
+/**
+ * The effects as a service for the plugins that make voice notes (voice, broadcasts): plugins/index.ts
+ * hands it to them (issue 25 §5: a plugin does not import another plugin's server code). Each
+ * consumer declares the part it uses as its own port.
+ */
+export const audioEffectsService = { apply: applyEffect, readRecordingForm } as const;
+
 /** Builds the audio-effects plugin. */
-export function createAudioEffectsPlugin(): FeaturePlugin<never> {
+export function createAudioEffectsPlugin(): FeaturePlugin {
   return definePlugin({
     id: 'audio-effects',
-    optionsSchema: z.object({}),
     setup: (ctx) => ({ routes: { prefix: '', plugin: routes(ctx) } }),
-  }) as FeaturePlugin<never>;
+  });
 }
 
 /** The registered audio-effects plugin (plugins/index.ts). */

@@ -1,9 +1,24 @@
 /**
  * The billing API's contract (issue 11, spec 001 §7): zod schemas of the bodies and answers, shared
- * by the routes (validation, OpenAPI) and the dashboard (types). Browser-safe: zod only.
+ * by the routes (validation, OpenAPI) and the dashboard (types), and the plans and their prices
+ * (plans.ts) as the shared constants other plugins read (the site's pricing, its assistant; issue 25
+ * §5: a plugin reaches another only through its api.ts). Browser-safe: zod only.
  */
 import { z } from 'zod';
 import { PLAN_IDS } from './plans.ts';
+
+export {
+  CURRENCY,
+  CUSTOM_PLAN,
+  type CustomDaysProblem,
+  customDaysProblem,
+  customTotalCents,
+  formatEur,
+  MONTHLY_PLAN,
+  monthlyCentsPerDay,
+  PLAN_IDS,
+  type PlanId,
+} from './plans.ts';
 
 /** `POST /api/create-checkout-session` body (spec 001 §7). `userId`/`userEmail` are ignored: the owner is the session's. */
 export const CheckoutBody = z.object({

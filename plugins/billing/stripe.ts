@@ -5,8 +5,9 @@
  * `stripe` SDK (pinned) speaks the API version it pins (`Stripe.API_VERSION`); webhooks are read in
  * webhook.ts.
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { z } from 'zod';
+import type { PluginContext } from '../../engine/registry/index.ts';
 import { CURRENCY, CUSTOM_PLAN, customTotalCents, MONTHLY_PLAN, type PlanId } from './plans.ts';
 
 /** Billing's settings from the environment (README, Configuration). */
@@ -34,13 +35,16 @@ export type BillingEnv = z.infer<typeof BillingEnv>;
 export type StripeClient = Pick<Stripe, 'checkout' | 'subscriptions' | 'webhooks'>;
 
 /**
- * A Stripe client for these settings, or null when `STRIPE_SECRET_KEY` is unset. No retries of
+ * A Stripe client for these settings, or null when `STRIPE_SECRET_KEY` is unset (the SDK is
+ * imported then, not at start-up). No retries of
  * failed calls beyond the SDK's idempotent ones (it sends an `Idempotency-Key` on every POST).
  */
-export function createStripe(env: BillingEnv): StripeClient | null {
+export async function createStripe(env: BillingEnv): Promise<StripeClient | null> {
   if (!env.STRIPE_SECRET_KEY) return null;
   const api = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : undefined;
-  return new Stripe(env.STRIPE_SECRET_KEY, {
+  // The SDK (260 KB) is loaded only when payments are on (issue 25: cold start).
+  const { default: StripeSdk } = await import('stripe');
+  return new StripeSdk(env.STRIPE_SECRET_KEY, {
     maxNetworkRetries: 1,
     timeout: 20_000,
     telemetry: false,
@@ -144,4 +148,11 @@ export function checkoutTotalCents(plan: PlanId, customDays?: number): number {
   return plan === 'monthly_35'
     ? MONTHLY_PLAN.amountCents
     : customTotalCents(customDays ?? CUSTOM_PLAN.minDays);
+}
+
+/** Everything billing's routes need (routes.ts, webhook-route.ts). */
+export interface BillingRouteDeps {
+  ctx: PluginContext;
+  env: BillingEnv;
+  stripe: StripeClient | null;
 }

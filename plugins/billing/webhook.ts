@@ -196,20 +196,14 @@ async function sessionPaid(
     }
     if (!paid) return { outcome: 'subscription started; waiting for its payment' };
     if (!session.invoice) return { outcome: 'subscription started; days come with invoice.paid' };
-    const outcome = await grantInTransaction(trx, {
-      key: `invoice:${session.invoice}`,
+    return grantMonthly(trx, {
+      invoiceId: session.invoice,
       userId,
       kind: 'checkout',
-      days: MONTHLY_PLAN.days,
-      amountCents: session.amount_total ?? MONTHLY_PLAN.amountCents,
-      currency: session.currency ?? 'eur',
-      source: MONTHLY_PLAN.id,
-      plan: PROFILE_PLAN.monthly,
+      amountCents: session.amount_total,
+      currency: session.currency,
       now: deps.now,
     });
-    return outcome.granted
-      ? { outcome: `granted ${MONTHLY_PLAN.days} days`, granted: { userId, days: MONTHLY_PLAN.days } }
-      : { outcome: 'already granted (invoice)' };
   }
 
   if (session.mode !== 'payment') return { outcome: `ignored: mode ${session.mode}` };
@@ -268,16 +262,42 @@ async function invoicePaid(
       eventCreated: created,
     });
   }
-  const outcome = await grantInTransaction(trx, {
-    key: `invoice:${invoice.id}`,
+  return grantMonthly(trx, {
+    invoiceId: invoice.id,
     userId,
     kind: reason === 'subscription_create' ? 'checkout' : 'renewal',
+    amountCents: invoice.amount_paid,
+    currency: invoice.currency,
+    now: deps.now,
+  });
+}
+
+/**
+ * Grants one paid monthly period ({@link MONTHLY_PLAN}`.days`) once per invoice (`invoice:<id>`), at
+ * the amount and currency Stripe reports (the plan's price and EUR when it reports none).
+ */
+async function grantMonthly(
+  trx: Trx,
+  paid: {
+    invoiceId: string;
+    userId: string;
+    kind: 'checkout' | 'renewal';
+    amountCents: number | null | undefined;
+    currency: string | null | undefined;
+    now: Date;
+  },
+) {
+  const { userId } = paid;
+  const outcome = await grantInTransaction(trx, {
+    key: `invoice:${paid.invoiceId}`,
+    userId,
+    kind: paid.kind,
     days: MONTHLY_PLAN.days,
-    amountCents: invoice.amount_paid ?? MONTHLY_PLAN.amountCents,
-    currency: invoice.currency ?? 'eur',
+    amountCents: paid.amountCents ?? MONTHLY_PLAN.amountCents,
+    currency: paid.currency ?? 'eur',
     source: MONTHLY_PLAN.id,
     plan: PROFILE_PLAN.monthly,
-    now: deps.now,
+    now: paid.now,
   });
   return outcome.granted
     ? { outcome: `granted ${MONTHLY_PLAN.days} days`, granted: { userId, days: MONTHLY_PLAN.days } }

@@ -3,7 +3,7 @@
  * text, one of the bot's stored files, or a recorded voice note with an effect to every follower of
  * the bot on Telegram, as a durable job with a row per recipient (sender.ts), with its progress and
  * history. Through the registry: owner routes, a job, its own tables; the voice effect comes from
- * the audio-effects plugin.
+ * the audio-effects plugin, as a service plugins/index.ts hands over.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
@@ -14,18 +14,10 @@ import {
   type PluginContext,
   pluginJob,
 } from '../../engine/registry/index.ts';
-import { applyEffect, readRecordingForm, VOICE_SEND_ERROR } from '../audio-effects/index.ts';
-import { PRESETS } from '../audio-effects/presets.ts';
+import { PRESETS, type RecordingEffects, VOICE_SEND_ERROR } from '../audio-effects/api.ts';
 import { BroadcastsAnswer, NOTHING_TO_SEND } from './api.ts';
 import { migrations } from './migrations.ts';
-import {
-  type BroadcastsDb,
-  broadcastsDb,
-  createBroadcast,
-  findBotFile,
-  findOwnedBot,
-  listBroadcasts,
-} from './queries.ts';
+import { type BroadcastsDb, broadcastsDb, createBroadcast, findBotFile, listBroadcasts } from './queries.ts';
 import { broadcastHandler, broadcastJob } from './sender.ts';
 
 /** Spec 001 §8 Broadcast and voice. */
@@ -34,15 +26,20 @@ export const BROADCAST_ERRORS = {
   file: (error: string) => `Error al enviar archivo: ${error}`,
 } as const;
 
-function routes(ctx: PluginContext, db: BroadcastsDb): FastifyPluginAsync {
+/** What broadcasts need from the audio-effects plugin (its service; issue 25 §5). */
+export type BroadcastEffects = RecordingEffects;
+
+function routes(ctx: PluginContext, db: BroadcastsDb, effects: BroadcastEffects): FastifyPluginAsync {
+  /** The owner's bot, or 404 with the spec's bot-not-found text (the registry's bot port). */
   const ownedBot = async (
     req: Parameters<PluginContext['requireOwner']>[0],
     chatbotId: string | undefined,
   ) => {
-    const owner = await ctx.requireOwner(req);
-    const bot = chatbotId ? await findOwnedBot(db, chatbotId, owner.id) : undefined;
-    if (!bot) throw new AppError('NOT_FOUND', BOT_NOT_FOUND);
-    return bot;
+    if (!chatbotId) {
+      await ctx.requireOwner(req);
+      throw new AppError('NOT_FOUND', BOT_NOT_FOUND);
+    }
+    return (await ctx.bots.owned(req, chatbotId)).bot;
   };
   return async (app) => {
     app.post(
@@ -72,7 +69,7 @@ function routes(ctx: PluginContext, db: BroadcastsDb): FastifyPluginAsync {
       },
       async (req) => {
         await ctx.requireOwner(req);
-        const { fields, recording: audio } = await readRecordingForm(req);
+        const { fields, recording: audio } = await effects.readRecordingForm(req);
         const bot = await ownedBot(req, fields.chatbotId);
         const text = (fields.text ?? '').trim().slice(0, 4000);
         const fileKey = fields.fileKey?.trim() || null;
@@ -85,7 +82,7 @@ function routes(ctx: PluginContext, db: BroadcastsDb): FastifyPluginAsync {
           const p = z.enum(PRESETS).safeParse(fields.preset || 'natural');
           if (!p.success) throw new AppError('BAD_REQUEST', BROADCAST_ERRORS.audio);
           preset = p.data;
-          voice = await applyEffect(audio, p.data).catch(() => {
+          voice = await effects.apply(audio, p.data).catch(() => {
             throw new AppError('BAD_REQUEST', BROADCAST_ERRORS.audio);
           });
         }
@@ -151,22 +148,18 @@ function routes(ctx: PluginContext, db: BroadcastsDb): FastifyPluginAsync {
   };
 }
 
-/** Builds the broadcasts plugin. */
-export function createBroadcastsPlugin(): FeaturePlugin<never> {
+/** Builds the broadcasts plugin over the audio effects (`deps.effects`). */
+export function createBroadcastsPlugin(deps: { effects: BroadcastEffects }): FeaturePlugin {
   return definePlugin({
     id: 'broadcasts',
-    optionsSchema: z.object({}),
     dependencies: ['audio-effects'],
     migrations,
     setup(ctx) {
       const db = broadcastsDb(ctx.db);
       return {
         jobs: [pluginJob(broadcastJob, broadcastHandler(ctx, db))],
-        routes: { prefix: '', plugin: routes(ctx, db) },
+        routes: { prefix: '', plugin: routes(ctx, db, deps.effects) },
       };
     },
-  }) as FeaturePlugin<never>;
+  });
 }
-
-/** The registered broadcasts plugin (plugins/index.ts). */
-export const broadcasts = createBroadcastsPlugin();

@@ -247,16 +247,6 @@ export async function listBroadcasts(db: BroadcastsDb, chatbotId: string, limit 
   return rows;
 }
 
-/** The bot if it is the owner's. */
-export async function findOwnedBot(db: BroadcastsDb, chatbotId: string, userId: string) {
-  return db
-    .selectFrom('chatbots')
-    .select(['id'])
-    .where('id', '=', chatbotId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
 /** A stored file of the bot (the broadcast's `fileKey`). */
 export async function findBotFile(db: BroadcastsDb, chatbotId: string, fileId: string) {
   return db

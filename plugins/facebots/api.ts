@@ -7,6 +7,21 @@ import { z } from 'zod';
 import { CATEGORIES } from '../../engine/schemas.ts';
 
 /** Spec 001 §9: the sort buttons, in order. */
+/**
+ * Locale keys of the bot categories (`configure.categories.*` in dashboard/src/i18n/locales): the
+ * stored value stays the spec's Spanish name; a label shows its emoji (CATEGORY_LABELS) and the
+ * name in the interface language. Shared by the dashboard's settings and the directory's pages.
+ */
+export const CATEGORY_KEYS: Record<(typeof CATEGORIES)[number], string> = {
+  'Empresa o Profesional': 'business',
+  'Artista o Influencer': 'artist',
+  'Divulgador Científico o Educativo': 'educator',
+  'Periódico o Medio de Comunicación': 'media',
+  'Grupo de Amigos': 'friends',
+  'Tienda o Comercio': 'shop',
+  'Club Deportivo o Eventos Deportivos': 'sports',
+};
+
 export const SORTS = ['populares', 'recientes', 'antiguos', 'relevantes'] as const;
 export type Sort = (typeof SORTS)[number];
 /** Bots per page. */
@@ -68,3 +83,38 @@ export const LikeBody = z.object({
     .regex(/^[\w-]+$/),
 });
 export const LikeAnswer = z.object({ likes: z.number().int(), counted: z.boolean() });
+
+/**
+ * A listed bot as the directory service gives it (the columns a card and a bot's page show; counts
+ * as numbers, `created_at` a Date from PostgreSQL or an ISO string from PGlite's JSON paths).
+ */
+export interface DirectoryListing {
+  id: string;
+  business_name: string;
+  category: string;
+  public_description: string | null;
+  business_description: string;
+  telegram_username: string | null;
+  idioma: string;
+  responses_count: number;
+  likes_count: number;
+  created_at: Date | string;
+  /** The bot's active IALanding's slug, when it has one. */
+  ialanding_slug: string | null;
+}
+
+/**
+ * The Facebots directory as a service other plugins use (issue 25 §5: plugins reach each other only
+ * through the registry's composition): the site's directory pages and sitemap. plugins/index.ts
+ * builds it from facebots/index.ts `directoryService` and hands it to the site.
+ */
+export interface DirectoryService {
+  /** One page of the directory in the spec's orders (spec 001 §7), `more` when another page follows. */
+  list(q: {
+    sort: Sort;
+    category?: string | undefined;
+    page: number;
+  }): Promise<{ rows: DirectoryListing[]; more: boolean }>;
+  /** The listed bot whose name gives this slug ({@link botSlug}), or undefined. */
+  findBySlug(slug: string): Promise<DirectoryListing | undefined>;
+}

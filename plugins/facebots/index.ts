@@ -7,15 +7,24 @@
  * - `POST /api/facebots/:id/like` `{visitorId}`: one like per visitor and bot.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import { publicDescription } from '../../engine/ranking/index.ts';
 import { addressKey, admit, LIMITS } from '../../engine/rate-limits.ts';
 import { definePlugin, type FeaturePlugin, type LimitsPort } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
-import { DirectoryAnswer, DirectoryQuery, LikeAnswer, LikeBody, PAGE_SIZE } from './api.ts';
+import type { Database } from '../../engine/store/database.ts';
+import {
+  DirectoryAnswer,
+  DirectoryQuery,
+  type DirectoryService,
+  LikeAnswer,
+  LikeBody,
+  PAGE_SIZE,
+} from './api.ts';
 import { migrations } from './migrations.ts';
-import { type FacebotsDb, facebotsDb, isListed, like, listDirectory } from './queries.ts';
+import { type FacebotsDb, facebotsDb, findListedBySlug, isListed, like, listDirectory } from './queries.ts';
 
 const ErrorBody = z.object({ error: z.string() });
 
@@ -92,16 +101,27 @@ function routes(db: FacebotsDb, limits: LimitsPort): FastifyPluginAsync {
   };
 }
 
+/**
+ * The directory as a service over a database (api.ts {@link DirectoryService}), for the plugins that
+ * show it (the site); plugins/index.ts hands it to them.
+ */
+export function directoryService(db: Kysely<Database>): DirectoryService {
+  const fdb = facebotsDb(db);
+  return {
+    list: (q) => listDirectory(fdb, q),
+    findBySlug: (slug) => findListedBySlug(fdb, slug),
+  };
+}
+
 /** Builds the Facebots plugin. */
-export function createFacebotsPlugin(): FeaturePlugin<never> {
+export function createFacebotsPlugin(): FeaturePlugin {
   return definePlugin({
     id: 'facebots',
-    optionsSchema: z.object({}),
     migrations,
     setup(ctx) {
       return { routes: { prefix: '', plugin: routes(facebotsDb(ctx.db), ctx.limits) } };
     },
-  }) as FeaturePlugin<never>;
+  });
 }
 
 /** The registered Facebots plugin (plugins/index.ts). */

@@ -1,18 +1,3 @@
-/**
- * Reservations (issue 12; spec 001 §2 Reservations screens, §3 reservation_config and
- * reservations_v1, §4 status display, §5, §8, §9): followers book, change and cancel in the chat
- * on every channel; the owner configures the calendar and sees, marks and deletes reservations in
- * the dashboard; reminders go out 24 h and 2 h before. Everything goes through the registry:
- *
- * - tools (tools.ts) the LLM calls, offered to bots with `enable_reservations`;
- * - an offline dialogue (dialogue.ts) that books with no LLM configured;
- * - a prompt fragment with the calendar's rules and today's date in its time zone;
- * - durable reminder jobs (reminders.ts) sent through the follower's channel with `ctx.send`;
- * - owner routes (routes.ts) at `/api/reservations/...`;
- * - its own tables (migrations.ts), with the exclusion constraint that makes double booking
- *   impossible in the database.
- */
-import { z } from 'zod';
 import { definePlugin, type FeaturePlugin, pluginJob } from '../../engine/registry/index.ts';
 import { calendarName } from './config.ts';
 import { reservationDialogue } from './dialogue.ts';
@@ -25,10 +10,9 @@ import { localDate, weekdayOf } from './slots.ts';
 import { reservationTools } from './tools.ts';
 
 /** Builds the reservations plugin. */
-export function createReservationsPlugin(): FeaturePlugin<never> {
+export function createReservationsPlugin(): FeaturePlugin {
   return definePlugin({
     id: 'reservations',
-    optionsSchema: z.object({}),
     migrations,
     setup(ctx) {
       const db = reservationsDb(ctx.db);
@@ -71,7 +55,7 @@ export function createReservationsPlugin(): FeaturePlugin<never> {
         routes: { prefix: '', plugin: reservationRoutes(ctx, db, bookings) },
       };
     },
-  }) as FeaturePlugin<never>;
+  });
 }
 
 /** The registered reservations plugin (plugins/index.ts). */

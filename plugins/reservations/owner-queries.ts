@@ -63,17 +63,3 @@ export async function deleteReservation(db: ReservationsDb, chatbotId: string, i
     .executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
-
-/** The bot if it belongs to the owner (owner routes' scope), else undefined. */
-export async function findOwnedBot(
-  db: ReservationsDb,
-  chatbotId: string,
-  userId: string,
-): Promise<{ id: string; business_name: string; idioma: string } | undefined> {
-  return db
-    .selectFrom('chatbots')
-    .select(['id', 'business_name', 'idioma'])
-    .where('id', '=', chatbotId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}

@@ -13,7 +13,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, BOT_NOT_FOUND } from '../../engine/errors.ts';
+import { AppError } from '../../engine/errors.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
 import {
   AddBody,
@@ -26,7 +26,7 @@ import {
   SlotsAnswer,
 } from './api.ts';
 import { calendarName, defaultConfig, ReservationConfig } from './config.ts';
-import { deleteReservation, findOwnedBot, listForOwner, setFlags } from './owner-queries.ts';
+import { deleteReservation, listForOwner, setFlags } from './owner-queries.ts';
 import { findConfig, type Reservation, type ReservationsDb, saveConfig } from './queries.ts';
 import type { Bookings } from './service.ts';
 import { addDays, instantOf, localDate, localTime } from './slots.ts';
@@ -67,13 +67,9 @@ export function reservationRoutes(
   db: ReservationsDb,
   bookings: Bookings,
 ): FastifyPluginAsyncZod {
-  /** The owner's bot, or 404 with the spec's bot-not-found text. */
-  const ownedBot = async (req: Parameters<PluginContext['requireOwner']>[0], chatbotId: string) => {
-    const owner = await ctx.requireOwner(req);
-    const bot = await findOwnedBot(db, chatbotId, owner.id);
-    if (!bot) throw new AppError('NOT_FOUND', BOT_NOT_FOUND);
-    return bot;
-  };
+  /** The owner's bot, or 404 with the spec's bot-not-found text (the registry's bot port). */
+  const ownedBot = async (req: Parameters<PluginContext['requireOwner']>[0], chatbotId: string) =>
+    (await ctx.bots.owned(req, chatbotId)).bot;
   const probe = (
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,

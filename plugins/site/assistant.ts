@@ -10,7 +10,7 @@
  */
 import { bm25, terms } from '../../engine/ranking/index.ts';
 import type { LlmMessage, LlmPort } from '../../engine/registry/index.ts';
-import { CUSTOM_PLAN, MONTHLY_PLAN } from '../billing/plans.ts';
+import { CUSTOM_PLAN, MONTHLY_PLAN } from '../billing/api.ts';
 import { CONTENT, fill, formatPrice, placeholders, type SiteLanguage } from './content/index.ts';
 
 /** Spec 001 §8 Marketing assistant: the bot message shown on a non-OK reply or a network failure. */

@@ -16,23 +16,19 @@
  * CHARLA_OPERATOR_EMAIL (named on the legal pages and in the footer), CHARLA_SOURCE_URL (the footer's
  * source-code link, AGPL-3.0 §13).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { createElement } from 'react';
 import { z } from 'zod';
-import { allowInline } from '../../engine/http/csp.ts';
 import { sendHtml } from '../../engine/http/html-page.ts';
-import { publicDescription } from '../../engine/ranking/index.ts';
 import { definePlugin, type FeaturePlugin, type PluginContext } from '../../engine/registry/index.ts';
-import { languageCode } from '../../engine/schemas.ts';
-import { CUSTOM_PLAN, MONTHLY_PLAN } from '../billing/plans.ts';
-import { DirectoryQuery, PAGE_SIZE } from '../facebots/api.ts';
-import { type DirectoryRow, facebotsDb, findListedBySlug, listDirectory } from '../facebots/queries.ts';
+import type { Database } from '../../engine/store/database.ts';
+import { CUSTOM_PLAN, MONTHLY_PLAN } from '../billing/api.ts';
+import { DirectoryQuery, type DirectoryService, PAGE_SIZE } from '../facebots/api.ts';
+import { listedBot, loadAssets, mediaDir } from './assets.ts';
 import { chatRoute } from './chat-route.ts';
-import { directoryTexts } from './content/directory.ts';
 import {
   botSlug,
   CONTENT,
@@ -44,18 +40,15 @@ import {
   SITE_LANGUAGES,
   type SiteLanguage,
 } from './content/index.ts';
-import { BotPage, type ListedBot } from './pages/BotPage.tsx';
-import { Directory, type DirectoryView, directoryHref } from './pages/Directory.tsx';
+import { BotPage } from './pages/BotPage.tsx';
+import type { DirectoryView } from './pages/Directory.tsx';
 import { Home } from './pages/Home.tsx';
 import type { PageContext } from './pages/Layout.tsx';
 import { Legal } from './pages/Legal.tsx';
 import { allLanguages, type Head, renderDocument, type SiteAssets } from './render.tsx';
 import { seoRoutes } from './seo.ts';
-import { SITE_CSS } from './styles.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
-
-/** The plugin's settings, from the environment. */
+/** The plugin's settings, from the environment (its `envSchema`). */
 const Settings = z.object({
   CHARLA_TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   CHARLA_OPERATOR_NAME: z.string().trim().min(1).optional(),
@@ -63,57 +56,12 @@ const Settings = z.object({
   CHARLA_SOURCE_URL: z.string().trim().url().optional(),
 });
 
-/** The repository's folder of site media (pictures, demo video) made for the home page. */
-function mediaDir(distDir: string): string {
-  // From sources: plugins/site → ../../assets/site; from the bundle (dist/charla.mjs) the same
-  // folder sits beside dist/.
-  const fromSource = join(here, '..', '..', 'assets', 'site');
-  return existsSync(fromSource) ? fromSource : join(distDir, '..', 'assets', 'site');
-}
-
-/**
- * The inlined CSS (its hash allowed in the pages' Content-Security-Policy, engine/http/csp.ts) and
- * the built site script's name (dist/site/manifest.json).
- */
-function loadAssets(distDir: string): SiteAssets {
-  const css = allowInline('style', SITE_CSS.replace(/\n\s*/g, ''));
-  let script: string | undefined;
-  try {
-    const manifest = JSON.parse(readFileSync(join(distDir, 'site', 'manifest.json'), 'utf8')) as {
-      site?: string;
-    };
-    if (manifest.site) script = `/site/${manifest.site}`;
-  } catch {
-    // Not built: the pages still work, without the assistant and the query-keeping language switch.
-  }
-  return { css, script };
-}
-
-/** A directory row as the pages show it. */
-function listedBot(row: DirectoryRow): ListedBot {
-  const botLang = languageCode(row.idioma);
-  return {
-    id: row.id,
-    name: row.business_name,
-    username: row.telegram_username?.replace(/^@/, '') ?? null,
-    description: publicDescription(
-      { public_description: row.public_description ?? '', business_description: row.business_description },
-      botLang,
-    ).slice(0, 600),
-    category: row.category,
-    language: botLang,
-    responses: Number(row.responses_count),
-    likes: Number(row.likes_count),
-    ialandingSlug: row.ialanding_slug ?? null,
-  };
-}
-
-function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync {
-  const settings = Settings.parse(
-    Object.fromEntries(Object.entries(ctx.env).filter(([, v]) => v !== undefined && v !== '')),
-  );
+function routes(
+  ctx: PluginContext<z.infer<typeof Settings>>,
+  directory: DirectoryService,
+): FastifyPluginAsync {
+  const { settings } = ctx;
   const operator = { name: settings.CHARLA_OPERATOR_NAME, email: settings.CHARLA_OPERATOR_EMAIL };
-  const db = facebotsDb(ctx.db);
   let assets: SiteAssets | undefined;
   const siteAssets = () => {
     assets ??= loadAssets(ctx.distDir);
@@ -212,7 +160,7 @@ function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync 
             },
           ],
         };
-        return send(reply, renderDocument(head, createElement(Home, { ctx: pctx }), o, siteAssets()));
+        return send(reply, await renderDocument(head, createElement(Home, { ctx: pctx }), o, siteAssets()));
       };
       app.get(path, { config: { public: true }, schema: { hide: true } }, handler);
       if (lang !== 'es') {
@@ -253,7 +201,7 @@ function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync 
             };
             return send(
               reply,
-              renderDocument(head, createElement(Legal, { ctx: pctx, id, operator }), o, siteAssets()),
+              await renderDocument(head, createElement(Legal, { ctx: pctx, id, operator }), o, siteAssets()),
             );
           },
         );
@@ -271,7 +219,7 @@ function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync 
           const page = `facebots/${slug}`;
           const pctx = pageContext(lang, page, true);
           const t = CONTENT[lang];
-          const row = await findListedBySlug(db, slug);
+          const row = await directory.findBySlug(slug);
           if (row) {
             const bot = listedBot(row);
             const head: Head = {
@@ -300,7 +248,7 @@ function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync 
             };
             return send(
               reply,
-              renderDocument(head, createElement(BotPage, { ctx: pctx, bot }), o, siteAssets()),
+              await renderDocument(head, createElement(BotPage, { ctx: pctx, bot }), o, siteAssets()),
             );
           }
           const sample = t.facebots.bots.find((b) => botSlug(b.name) === slug);
@@ -322,7 +270,7 @@ function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync 
             };
             return send(
               reply,
-              renderDocument(head, createElement(BotPage, { ctx: pctx, sample }), o, siteAssets()),
+              await renderDocument(head, createElement(BotPage, { ctx: pctx, sample }), o, siteAssets()),
             );
           }
           // No such bot: the directory, where the visitor can look for it.
@@ -342,10 +290,16 @@ function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync 
             page: req.query.page || undefined,
           });
           const q = parsed.success ? parsed.data : DirectoryQuery.parse({});
+          // The directory's page and its words (the dashboard's seven locale files, 400 KB) are
+          // loaded at its first view, not at start-up (issue 25: cold start).
+          const [{ Directory, directoryHref }, { directoryTexts }] = await Promise.all([
+            import('./pages/Directory.tsx'),
+            import('./content/directory.ts'),
+          ]);
           const pctx = pageContext(lang, 'facebots', true);
           let view: DirectoryView;
           try {
-            const { rows, more } = await listDirectory(db, q);
+            const { rows, more } = await directory.list(q);
             view = { sort: q.sort, category: q.category, page: q.page, bots: rows.map(listedBot), more };
           } catch (err) {
             ctx.log.error({ err }, 'the directory could not be read');
@@ -375,31 +329,33 @@ function routes(ctx: Omit<PluginContext<never>, 'options'>): FastifyPluginAsync 
           };
           return send(
             reply,
-            renderDocument(head, createElement(Directory, { ctx: pctx, view }), o, siteAssets()),
+            await renderDocument(head, createElement(Directory, { ctx: pctx, view }), o, siteAssets()),
             view.bots === null ? 503 : 200,
           );
         },
       );
     }
 
-    await app.register(seoRoutes({ db, origin }));
+    await app.register(seoRoutes({ directory, origin }));
     await app.register(
       chatRoute({ llm: ctx.llm, log: ctx.log, limits: ctx.limits, trialDays: settings.CHARLA_TRIAL_DAYS }),
     );
   };
 }
 
-/** Builds the public-site plugin. */
-export function createSitePlugin(): FeaturePlugin<never> {
+/**
+ * Builds the public-site plugin over the Facebots directory (`directory`: facebots/index.ts
+ * `directoryService`, handed over by plugins/index.ts; issue 25 §5).
+ */
+export function createSitePlugin(deps: {
+  directory: (db: Kysely<Database>) => DirectoryService;
+}): FeaturePlugin {
   return definePlugin({
     id: 'site',
-    optionsSchema: z.object({}),
+    envSchema: Settings,
     dependencies: ['facebots'],
     setup(ctx) {
-      return { routes: { prefix: '', plugin: routes(ctx) } };
+      return { routes: { prefix: '', plugin: routes(ctx, deps.directory(ctx.db)) } };
     },
-  }) as FeaturePlugin<never>;
+  });
 }
-
-/** The registered public-site plugin (plugins/index.ts). */
-export const site = createSitePlugin();

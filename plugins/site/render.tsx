@@ -6,7 +6,6 @@
  * the assistant's React island on the first click.
  */
 import type { ReactElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { CONTENT, localePath, SITE_LANGUAGES, type SiteLanguage } from './content/index.ts';
 
 /** What a page's `<head>` says. */
@@ -76,8 +75,28 @@ export interface SiteAssets {
   script: string | undefined;
 }
 
-/** A whole HTML document for a page. */
-export function renderDocument(head: Head, body: ReactElement, origin: string, assets: SiteAssets): string {
+/**
+ * React's server renderer, loaded once. react-dom/server is CommonJS: bundled by esbuild, `import()`
+ * gives only its `default` (module.exports); from the sources, Node also lists the named exports.
+ */
+async function reactDomServer(): Promise<typeof import('react-dom/server')> {
+  const loaded = (await import('react-dom/server')) as typeof import('react-dom/server') & {
+    default?: typeof import('react-dom/server');
+  };
+  return loaded.default ?? loaded;
+}
+
+/**
+ * A whole HTML document for a page. React's server renderer (600 KB of the start-up bundle) is
+ * loaded at the first page, not at start-up (issue 25: cold start).
+ */
+export async function renderDocument(
+  head: Head,
+  body: ReactElement,
+  origin: string,
+  assets: SiteAssets,
+): Promise<string> {
+  const { renderToStaticMarkup } = await reactDomServer();
   const html = renderToStaticMarkup(body);
   return `<!doctype html>
 <html lang="${head.lang}">

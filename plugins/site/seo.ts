@@ -5,7 +5,7 @@
  * `GET /favicon.svg`.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { type FacebotsDb, listDirectory } from '../facebots/queries.ts';
+import type { DirectoryService } from '../facebots/api.ts';
 import { botSlug, CONTENT, LEGAL_PAGES, SITE_LANGUAGES } from './content/index.ts';
 import { DEMO_IALANDING } from './pages/Home.tsx';
 import { allLanguages, escapeHtml } from './render.tsx';
@@ -14,12 +14,12 @@ import { allLanguages, escapeHtml } from './render.tsx';
 const FAVICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#0f766e"/><path d="M8 10h16v9H14l-5 4v-4H8z" fill="#fff"/></svg>';
 
-/** The routes, over the directory's store and the site's public origin for a request. */
+/** The routes, over the Facebots directory service and the site's public origin for a request. */
 export function seoRoutes(opts: {
-  db: FacebotsDb;
+  directory: DirectoryService;
   origin: (req: FastifyRequest) => string;
 }): FastifyPluginAsync {
-  const { db, origin } = opts;
+  const { directory, origin } = opts;
   return async (app) => {
     app.get('/sitemap.xml', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
       const o = origin(req);
@@ -39,7 +39,7 @@ export function seoRoutes(opts: {
       for (const bot of CONTENT.es.facebots.bots)
         urls.push(`<url><loc>${o}/facebots/${botSlug(bot.name)}</loc></url>`);
       for (let p = 1; p <= 40; p++) {
-        const { rows, more } = await listDirectory(db, { sort: 'antiguos', page: p });
+        const { rows, more } = await directory.list({ sort: 'antiguos', page: p });
         for (const r of rows) {
           urls.push(`<url><loc>${escapeHtml(`${o}/facebots/${botSlug(r.business_name)}`)}</loc></url>`);
           if (r.ialanding_slug)

@@ -19,7 +19,6 @@ import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import { definePlugin, type FeaturePlugin } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
-import { applyEffect } from '../audio-effects/index.ts';
 import { VoiceStatus } from './api.ts';
 import { createSpeaker, createTranscriber, type Speaker, spokenText, VoiceEnv } from './speech.ts';
 
@@ -39,22 +38,36 @@ const PREVIEW: Record<string, string> = {
   hi: 'नमस्ते, मैं आपके बॉट की आवाज़ हूँ। मैं आपकी कैसे मदद करूँ?',
 };
 
+/**
+ * The voice plugin's media port: what it needs from the audio-effects plugin (audio-effects/index.ts
+ * `audioEffectsService`, handed over by plugins/index.ts).
+ */
+export interface VoiceEffects {
+  /** Makes any recording an OGG/Opus mono 48 kHz voice note; throws when ffmpeg cannot read it. */
+  apply(recording: Buffer, preset: 'natural'): Promise<Buffer>;
+}
+
 /** Speaks `text` and makes it a voice note; null when it would be over {@link MAX_VOICE_BYTES}. */
-async function voiceNote(speaker: Speaker, text: string, voice: string): Promise<Buffer | null> {
+async function voiceNote(
+  effects: VoiceEffects,
+  speaker: Speaker,
+  text: string,
+  voice: string,
+): Promise<Buffer | null> {
   const spoken = await speaker.speak(text, voice);
   // Whatever the server made (Opus, MP3, WAV), the note is OGG/Opus mono 48 kHz, as Telegram wants.
-  const note = await applyEffect(spoken, 'natural');
+  const note = await effects.apply(spoken, 'natural');
   return note.length <= MAX_VOICE_BYTES ? note : null;
 }
 
-/** Builds the voice plugin. */
-export function createVoicePlugin(): FeaturePlugin<never> {
+/** Builds the voice plugin over the audio effects (`deps.effects`). */
+export function createVoicePlugin(deps: { effects: VoiceEffects }): FeaturePlugin {
   return definePlugin({
     id: 'voice',
-    optionsSchema: z.object({}),
+    envSchema: VoiceEnv,
     dependencies: ['audio-effects'],
     setup(ctx) {
-      const env = VoiceEnv.parse(ctx.env);
+      const env = ctx.settings;
       const transcriber = createTranscriber(env);
       const speaker = createSpeaker(env);
       const voiceOf = (selected: string | null) =>
@@ -105,6 +118,7 @@ export function createVoicePlugin(): FeaturePlugin<never> {
               throw new AppError('BAD_REQUEST', `Voz desconocida: ${req.body.voice}.`);
             try {
               const note = await voiceNote(
+                deps.effects,
                 speaker,
                 PREVIEW[req.body.lang ?? 'es'] ?? PREVIEW.es!,
                 req.body.voice,
@@ -154,7 +168,12 @@ export function createVoicePlugin(): FeaturePlugin<never> {
                 const text = spokenText(message.text);
                 if (!text) return message;
                 try {
-                  const note = await voiceNote(speaker, text, voiceOf(to.bot.selected_voice_id));
+                  const note = await voiceNote(
+                    deps.effects,
+                    speaker,
+                    text,
+                    voiceOf(to.bot.selected_voice_id),
+                  );
                   return note ? { ...message, voice: { data: note, mime: 'audio/ogg' } } : message;
                 } catch (err) {
                   ctx.log.warn({ err, chatbotId: to.bot.id }, 'speech failed; the reply goes as text');
@@ -165,8 +184,5 @@ export function createVoicePlugin(): FeaturePlugin<never> {
           : [],
       };
     },
-  }) as FeaturePlugin<never>;
+  });
 }
-
-/** The registered voice plugin (plugins/index.ts). */
-export const voice = createVoicePlugin();

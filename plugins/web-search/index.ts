@@ -18,11 +18,7 @@ import { SearchError, SearxngClient } from './searxng.ts';
 
 /** What the plugin reads from the environment. */
 export const WebSearchEnv = z.object({
-  CHARLA_SEARCH_URL: z
-    .string()
-    .url()
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  CHARLA_SEARCH_URL: z.string().url().optional(),
   CHARLA_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(200).max(30_000).default(5000),
 });
 
@@ -31,12 +27,12 @@ const SearchInput = z.object({
 });
 
 /** Builds the web search plugin. */
-export function createWebSearchPlugin(): FeaturePlugin<never> {
+export function createWebSearchPlugin(): FeaturePlugin {
   return definePlugin({
     id: 'web-search',
-    optionsSchema: z.object({}),
+    envSchema: WebSearchEnv,
     setup(ctx) {
-      const env = WebSearchEnv.parse(ctx.env);
+      const env = ctx.settings;
       const client = env.CHARLA_SEARCH_URL
         ? new SearxngClient(env.CHARLA_SEARCH_URL, env.CHARLA_SEARCH_TIMEOUT_MS)
         : null;
@@ -93,7 +89,7 @@ export function createWebSearchPlugin(): FeaturePlugin<never> {
         routes: { prefix: '', plugin: routes },
       };
     },
-  }) as FeaturePlugin<never>;
+  });
 }
 
 /** The registered web search plugin (plugins/index.ts). */

@@ -16,8 +16,8 @@ import { ping } from '../../store/connect.ts';
 import { DATABASE_RETRY_AFTER_S } from '../../store/errors.ts';
 import { findProfile } from '../../store/queries/owners.ts';
 import { requireOwner } from '../auth.ts';
-import type { HttpDeps } from '../server.ts';
 import { OwnerMe } from '../views.ts';
+import type { RouteDeps } from './deps.ts';
 
 /** The request's headers for a re-serialised body (its length is recomputed). */
 function requestHeaders(headers: Parameters<typeof fromNodeHeaders>[0], clientIp: string): Headers {
@@ -40,7 +40,7 @@ const MAIL_PATHS = new Set([
 export const TOO_MANY_REQUESTS =
   'Demasiadas solicitudes seguidas. Espera unos minutos y vuelve a intentarlo.';
 
-export const authRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => {
+export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',

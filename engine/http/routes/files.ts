@@ -14,13 +14,13 @@ import { findOwnedChatbot } from '../../store/queries/chatbots.ts';
 import { FILES_CHANNEL, type FilesChannelMessage, notifyStreamClose } from '../../store/queries/files.ts';
 import { requireOwner } from '../auth.ts';
 import { readSingleFileForm } from '../multipart.ts';
-import type { HttpDeps } from '../server.ts';
 import { openSse } from '../sse.ts';
 import { FileRecord, fileRecord, UploadedFile } from '../views.ts';
+import type { RouteDeps } from './deps.ts';
 
 const ErrorBody = z.object({ error: z.string(), title: z.string().optional() });
 
-export const fileRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => {
+export const fileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
   const owner = (req: Parameters<typeof requireOwner>[0]) => requireOwner(req, deps);
   const fileView = (f: ChatbotFile) => fileRecord(f, deps.baseUrl());
 

@@ -17,8 +17,8 @@ import {
 import type { Chatbot } from '../../store/database.ts';
 import { findNewestChatbot, insertChatbot, updateOwnedChatbot } from '../../store/queries/chatbots.ts';
 import { requireOwner } from '../auth.ts';
-import type { HttpDeps } from '../server.ts';
 import { OwnerChatbot } from '../views.ts';
+import type { RouteDeps } from './deps.ts';
 
 /** Spec 000 §5 texts for a save without name or description. */
 export const CONFIG_MESSAGES = {
@@ -99,7 +99,7 @@ export function ownerBotView(bot: Chatbot): OwnerChatbot {
   };
 }
 
-export const ownerRoutes: FastifyPluginAsyncZod<HttpDeps> = async (app, deps) => {
+export const ownerRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
   const owner = (req: Parameters<typeof requireOwner>[0]) => requireOwner(req, deps);
 
   app.get(

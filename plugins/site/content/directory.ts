@@ -10,9 +10,8 @@ import fr from '../../../dashboard/src/i18n/locales/fr.json' with { type: 'json'
 import hi from '../../../dashboard/src/i18n/locales/hi.json' with { type: 'json' };
 import it from '../../../dashboard/src/i18n/locales/it.json' with { type: 'json' };
 import ru from '../../../dashboard/src/i18n/locales/ru.json' with { type: 'json' };
-import { CATEGORY_KEYS } from '../../../dashboard/src/lib/categories.ts';
 import { CATEGORIES, CATEGORY_LABELS, type Category } from '../../../engine/schemas.ts';
-import type { Sort } from '../../facebots/api.ts';
+import { CATEGORY_KEYS, type Sort } from '../../facebots/api.ts';
 import type { SiteLanguage } from './index.ts';
 
 /** The directory's words in one language. */

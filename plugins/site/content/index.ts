@@ -3,7 +3,7 @@
  * Languages): Spanish at `/`, the others under `/en/ /fr/ /de/ /it/ /hi/` and `/ru/` (its dictionary
  * exists; the spec leaves its path unsaid, so it gets the same shape as the others).
  */
-import { CUSTOM_PLAN, MONTHLY_PLAN } from '../../billing/plans.ts';
+import { CUSTOM_PLAN, MONTHLY_PLAN } from '../../billing/api.ts';
 import { de } from './de.ts';
 import { en } from './en.ts';
 import { es } from './es.ts';

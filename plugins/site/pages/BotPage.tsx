@@ -64,16 +64,7 @@ export function BotPage({
               </div>
             </dl>
             <div className="ctas">
-              <button
-                type="button"
-                className="btn btn-ghost"
-                data-like={bot.id}
-                data-count={bot.likes}
-                data-liked-text={t.bot.liked}
-                aria-pressed="false"
-              >
-                ♥ {t.bot.like}
-              </button>
+              <LikeButton id={bot.id} likes={bot.likes} like={t.bot.like} liked={t.bot.liked} />
               <button
                 type="button"
                 className="btn btn-ghost"
@@ -121,5 +112,36 @@ export function BotPage({
       </article>
       <AssistantButton ctx={ctx} />
     </Layout>
+  );
+}
+
+/**
+ * The like button of a listed bot (spec 001 §4 Like): the site script (client/site.ts) reads its
+ * `data-*` and counts the like; `small` in the directory's cards.
+ */
+export function LikeButton({
+  id,
+  likes,
+  like,
+  liked,
+  small,
+}: {
+  id: string;
+  likes: number;
+  like: string;
+  liked: string;
+  small?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      className={small ? 'btn btn-small btn-ghost' : 'btn btn-ghost'}
+      data-like={id}
+      data-count={likes}
+      data-liked-text={liked}
+      aria-pressed="false"
+    >
+      ♥ {like}
+    </button>
   );
 }

@@ -13,7 +13,7 @@ import { CATEGORIES } from '../../../engine/schemas.ts';
 import { SORTS, type Sort } from '../../facebots/api.ts';
 import { categoryLabel, directoryTexts, responsesText } from '../content/directory.ts';
 import { botSlug, localePath } from '../content/index.ts';
-import { compact, type ListedBot } from './BotPage.tsx';
+import { compact, LikeButton, type ListedBot } from './BotPage.tsx';
 import { AssistantButton, Layout, type PageContext } from './Layout.tsx';
 
 /** What the page shows: a page of bots in an order and category, or the failure. */
@@ -109,16 +109,7 @@ export function Directory({ ctx, view }: { ctx: PageContext; view: DirectoryView
                     </span>
                   </p>
                   <div className="actions">
-                    <button
-                      type="button"
-                      className="btn btn-small btn-ghost"
-                      data-like={b.id}
-                      data-count={b.likes}
-                      data-liked-text={t.liked}
-                      aria-pressed="false"
-                    >
-                      ♥ {t.like}
-                    </button>
+                    <LikeButton id={b.id} likes={b.likes} like={t.like} liked={t.liked} small />
                     <button
                       type="button"
                       className="btn btn-small btn-ghost"

@@ -11,7 +11,7 @@
  * /plantillas/reservas-whatsapp): "how it works" and reservations link to sign-up, the IALanding
  * section to the demo IALanding, so no call to action ends on a redirect.
  */
-import { CUSTOM_PLAN, MONTHLY_PLAN } from '../../billing/plans.ts';
+import { CUSTOM_PLAN, MONTHLY_PLAN } from '../../billing/api.ts';
 import { botSlug, CONTENT, fill, formatPrice } from '../content/index.ts';
 import { AssistantButton, Layout, type PageContext } from './Layout.tsx';
 
