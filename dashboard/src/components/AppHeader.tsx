@@ -9,11 +9,11 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Toaster, toast } from 'sonner';
-import { authClient, meQuery } from '../lib/auth.ts';
+import { loadAuthClient, meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 import { LanguageSelector } from './LanguageSelector.tsx';
 import { TelegramConnect, telegramConfigQuery } from './TelegramConnect.tsx';
-import { Button, Logo, useEscape } from './ui.tsx';
+import { BrandMark, Button, Dialog, useEscape } from './ui.tsx';
 import { WhatsAppStatus } from './WhatsAppConnect.tsx';
 
 export function AppHeader() {
@@ -32,7 +32,7 @@ export function AppHeader() {
   const telegram = Boolean(bot?.telegram_connected) && health.data?.health.state === 'connected';
 
   async function logout() {
-    const { error } = await authClient.signOut();
+    const { error } = await (await loadAuthClient()).signOut();
     if (error) {
       toast.error(t('main.logoutError'));
       return;
@@ -75,8 +75,7 @@ export function AppHeader() {
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-3">
           <Link to="/main" className="flex items-center gap-2 font-semibold text-brand-800">
-            <Logo />
-            <span className="text-lg">{t('app.name')}</span>
+            <BrandMark />
           </Link>
           <details className="relative">
             <summary className="cursor-pointer list-none rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800">
@@ -109,27 +108,23 @@ function TelegramModal({ chatbotId, onClose }: { chatbotId: string | null; onClo
   const { t } = useTranslation();
   useEscape(onClose);
   return (
-    <div
-      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="telegram-modal-title"
+    <Dialog
+      labelledBy="telegram-modal-title"
+      panel="max-h-[90dvh] w-full max-w-md space-y-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl"
     >
-      <div className="max-h-[90dvh] w-full max-w-md space-y-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl">
-        <div className="flex items-center justify-between gap-3">
-          <h2 id="telegram-modal-title" className="text-lg font-semibold">
-            {t('telegram.title')}
-          </h2>
-          <button
-            type="button"
-            onClick={onClose}
-            className="rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50"
-          >
-            {t('chat.close')}
-          </button>
-        </div>
-        <TelegramConnect chatbotId={chatbotId} />
+      <div className="flex items-center justify-between gap-3">
+        <h2 id="telegram-modal-title" className="text-lg font-semibold">
+          {t('telegram.title')}
+        </h2>
+        <button
+          type="button"
+          onClick={onClose}
+          className="rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50"
+        >
+          {t('chat.close')}
+        </button>
       </div>
-    </div>
+      <TelegramConnect chatbotId={chatbotId} />
+    </Dialog>
   );
 }

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { type BotFile, CONFIG_TOAST_MS, filesKey, keywordInput, splitKeywords } from '../lib/files.ts';
-import { useEscape } from './ui.tsx';
+import { Dialog, useEscape } from './ui.tsx';
 
 /**
  * Edits a file's keywords and description. `notice`, when given, is shown at the top (the upload's
@@ -54,77 +54,68 @@ export function FileEditModal({
   }
 
   return (
-    <div
-      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="edit-file-title"
-    >
-      <div className="w-full max-w-md space-y-4 rounded-2xl bg-white p-5 shadow-xl">
-        <h3 id="edit-file-title" className="text-lg font-semibold">
-          {t('files.editTitle')}: <span className="font-normal">{file.file_name}</span>
-        </h3>
-        {notice ? (
-          <p role="alert" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            {notice}
-          </p>
-        ) : null}
-        <label className="block space-y-1 text-sm">
-          <span className="font-medium text-slate-700">{t('files.keyword')}</span>
-          <input
-            value={keyword}
-            onChange={(e) => setKeyword(keywordInput(e.target.value))}
-            className="block w-full rounded-lg border border-slate-300 px-3 py-2 font-mono"
-            aria-describedby="keyword-hint"
-          />
-          <span id="keyword-hint" className="block text-xs text-slate-500">
-            {keyword ? t('files.keywordHint') : t('files.required')}
+    <Dialog labelledBy="edit-file-title" panel="w-full max-w-md space-y-4 rounded-2xl bg-white p-5 shadow-xl">
+      <h3 id="edit-file-title" className="text-lg font-semibold">
+        {t('files.editTitle')}: <span className="font-normal">{file.file_name}</span>
+      </h3>
+      {notice ? (
+        <p role="alert" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {notice}
+        </p>
+      ) : null}
+      <label className="block space-y-1 text-sm">
+        <span className="font-medium text-slate-700">{t('files.keyword')}</span>
+        <input
+          value={keyword}
+          onChange={(e) => setKeyword(keywordInput(e.target.value))}
+          className="block w-full rounded-lg border border-slate-300 px-3 py-2 font-mono"
+          aria-describedby="keyword-hint"
+        />
+        <span id="keyword-hint" className="block text-xs text-slate-500">
+          {keyword ? t('files.keywordHint') : t('files.required')}
+        </span>
+        {keywords.length > 0 ? (
+          <span
+            className="flex flex-wrap items-center gap-1 text-xs text-slate-600"
+            data-testid="keyword-preview"
+          >
+            {t('files.keywordsSaved', { count: keywords.length })}
+            {keywords.map((k) => (
+              <span key={k} className="rounded-full bg-brand-50 px-2 py-0.5 font-mono text-brand-800">
+                {k}
+              </span>
+            ))}
           </span>
-          {keywords.length > 0 ? (
-            <span
-              className="flex flex-wrap items-center gap-1 text-xs text-slate-600"
-              data-testid="keyword-preview"
-            >
-              {t('files.keywordsSaved', { count: keywords.length })}
-              {keywords.map((k) => (
-                <span key={k} className="rounded-full bg-brand-50 px-2 py-0.5 font-mono text-brand-800">
-                  {k}
-                </span>
-              ))}
-            </span>
-          ) : null}
-        </label>
-        <label className="block space-y-1 text-sm">
-          <span className="font-medium text-slate-700">{t('files.context')}</span>
-          <textarea
-            value={context}
-            onChange={(e) => setContext(e.target.value)}
-            rows={4}
-            className="block w-full rounded-lg border border-slate-300 px-3 py-2"
-          />
-          {context.trim() ? null : (
-            <span className="block text-xs text-slate-500">{t('files.required')}</span>
-          )}
-        </label>
-        <div className="flex justify-end gap-2">
-          <button
-            type="button"
-            onClick={onClose}
-            className="rounded-lg border border-slate-300 px-4 py-2 text-sm"
-          >
-            {t('files.cancel')}
-          </button>
-          <button
-            type="button"
-            onClick={() => void save()}
-            disabled={!ready || busy}
-            className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white disabled:bg-slate-300"
-          >
-            {t('files.save')}
-          </button>
-        </div>
+        ) : null}
+      </label>
+      <label className="block space-y-1 text-sm">
+        <span className="font-medium text-slate-700">{t('files.context')}</span>
+        <textarea
+          value={context}
+          onChange={(e) => setContext(e.target.value)}
+          rows={4}
+          className="block w-full rounded-lg border border-slate-300 px-3 py-2"
+        />
+        {context.trim() ? null : <span className="block text-xs text-slate-500">{t('files.required')}</span>}
+      </label>
+      <div className="flex justify-end gap-2">
+        <button
+          type="button"
+          onClick={onClose}
+          className="rounded-lg border border-slate-300 px-4 py-2 text-sm"
+        >
+          {t('files.cancel')}
+        </button>
+        <button
+          type="button"
+          onClick={() => void save()}
+          disabled={!ready || busy}
+          className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white disabled:bg-slate-300"
+        >
+          {t('files.save')}
+        </button>
       </div>
-    </div>
+    </Dialog>
   );
 }
 
@@ -132,30 +123,26 @@ export function FileEditModal({
 export function VideoProgressModal({ percent }: { percent: number }) {
   const { t } = useTranslation();
   return (
-    <div
-      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="video-progress-title"
+    <Dialog
+      labelledBy="video-progress-title"
+      panel="w-full max-w-sm space-y-3 rounded-2xl bg-white p-5 shadow-xl"
     >
-      <div className="w-full max-w-sm space-y-3 rounded-2xl bg-white p-5 shadow-xl">
-        <h3 id="video-progress-title" className="text-lg font-semibold">
-          {t('files.videoTitle')}
-        </h3>
-        <div
-          role="progressbar"
-          aria-valuenow={percent}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-labelledby="video-progress-title"
-          className="h-3 overflow-hidden rounded-full bg-slate-200"
-        >
-          <div className="h-full bg-brand-700 transition-all duration-300" style={{ width: `${percent}%` }} />
-        </div>
-        <p className="text-sm text-slate-600" data-testid="video-progress">
-          {percent >= 100 ? t('files.videoDone') : `${percent}%`}
-        </p>
+      <h3 id="video-progress-title" className="text-lg font-semibold">
+        {t('files.videoTitle')}
+      </h3>
+      <div
+        role="progressbar"
+        aria-valuenow={percent}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-labelledby="video-progress-title"
+        className="h-3 overflow-hidden rounded-full bg-slate-200"
+      >
+        <div className="h-full bg-brand-700 transition-all duration-300" style={{ width: `${percent}%` }} />
       </div>
-    </div>
+      <p className="text-sm text-slate-600" data-testid="video-progress">
+        {percent >= 100 ? t('files.videoDone') : `${percent}%`}
+      </p>
+    </Dialog>
   );
 }

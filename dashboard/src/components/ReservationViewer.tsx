@@ -21,6 +21,7 @@ import {
   setFlags,
   slotsQuery,
 } from '../lib/reservations.ts';
+import { ReservationDialog } from './ReservationParts.tsx';
 import { Alert, Button, Field, Select, useEscape } from './ui.tsx';
 
 const STATUS_FILTERS = ['all', 'completed', 'paid'] as const;
@@ -90,152 +91,127 @@ export function ReservationViewer({ chatbotId, onClose }: { chatbotId: string; o
     }).format(new Date(r.startsAt));
 
   return (
-    <div
-      className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-slate-900/40 p-3 sm:items-center sm:p-4"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
+    <ReservationDialog
+      titleId={titleId}
+      title={t('reservations.viewerTitle')}
+      subtitle={<p className="text-xs text-slate-600">{t('reservations.refreshNote')}</p>}
+      width="max-w-3xl"
+      onClose={onClose}
     >
-      <div className="w-full max-w-3xl space-y-4 rounded-2xl bg-white p-4 shadow-xl sm:p-6">
-        <div className="flex items-start justify-between gap-3">
-          <div>
-            <h3 id={titleId} className="text-lg font-semibold">
-              {t('reservations.viewerTitle')}
-            </h3>
-            <p className="text-xs text-slate-600">{t('reservations.refreshNote')}</p>
-          </div>
+      <fieldset className="flex flex-wrap gap-2">
+        <legend className="sr-only">{t('reservations.periodLabel')}</legend>
+        {PERIODS.map((p) => (
           <button
+            key={p}
             type="button"
-            onClick={onClose}
-            className="rounded-lg px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
+            aria-pressed={period === p}
+            onClick={() => setPeriod(p)}
+            className={`rounded-full px-3 py-1 text-sm font-medium ${period === p ? 'bg-brand-700 text-white' : 'bg-slate-100 text-slate-800 hover:bg-slate-200'}`}
           >
-            {t('reservations.close')}
+            {t(`reservations.periods.${p}`)}
           </button>
-        </div>
-        <fieldset className="flex flex-wrap gap-2">
-          <legend className="sr-only">{t('reservations.periodLabel')}</legend>
-          {PERIODS.map((p) => (
-            <button
-              key={p}
-              type="button"
-              aria-pressed={period === p}
-              onClick={() => setPeriod(p)}
-              className={`rounded-full px-3 py-1 text-sm font-medium ${period === p ? 'bg-brand-700 text-white' : 'bg-slate-100 text-slate-800 hover:bg-slate-200'}`}
-            >
-              {t(`reservations.periods.${p}`)}
-            </button>
-          ))}
-        </fieldset>
-        <div className="flex flex-wrap items-end justify-between gap-3">
-          <div className="w-full sm:w-60">
-            <Select
-              label={t('reservations.statusLabel')}
-              value={status}
-              onChange={(v) => setStatus(v as StatusFilter)}
-            >
-              {STATUS_FILTERS.map((s) => (
-                <option key={s} value={s}>
-                  {t(`reservations.statuses.${s}`)}
-                </option>
-              ))}
-            </Select>
-          </div>
-          <Button className="sm:w-auto" variant="secondary" onClick={() => setAdding((v) => !v)}>
-            {t('reservations.add')}
-          </Button>
-        </div>
-        {adding ? (
-          <AddReservation
-            chatbotId={chatbotId}
-            onDone={() => {
-              setAdding(false);
-              void refresh();
-            }}
-          />
-        ) : null}
-        {list.isPending ? (
-          <p className="text-sm text-slate-600" aria-busy="true">
-            {t('reservations.loading')}
-          </p>
-        ) : list.isError ? (
-          <Alert tone="error">{t('reservations.loadError')}</Alert>
-        ) : rows.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600">
-            {t('reservations.empty')}
-          </p>
-        ) : (
-          <ul
-            className="divide-y divide-slate-200 rounded-xl border border-slate-200"
-            aria-label={t('reservations.viewerTitle')}
+        ))}
+      </fieldset>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="w-full sm:w-60">
+          <Select
+            label={t('reservations.statusLabel')}
+            value={status}
+            onChange={(v) => setStatus(v as StatusFilter)}
           >
-            {rows.map((r) => {
-              const key = statusKey(r);
-              return (
-                <li
-                  key={r.id}
-                  className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between"
-                >
-                  <div className="min-w-0 space-y-0.5">
-                    <p className="font-semibold">
-                      {dateText(r)} · {r.start}–{r.end}
-                    </p>
-                    <p className="break-words text-sm text-slate-700">
-                      {[
-                        r.customer_name,
-                        r.customer_contact,
-                        r.customer_email,
-                        r.party_size ? t('reservations.people', { count: r.party_size }) : null,
-                      ]
-                        .filter(Boolean)
-                        .join(' · ')}
-                    </p>
-                    {r.reason ? <p className="break-words text-sm text-slate-600">“{r.reason}”</p> : null}
-                    <p className="text-xs text-slate-600">
-                      {t('reservations.code')} <span className="font-mono font-semibold">{r.code}</span> ·{' '}
-                      {r.channel ?? t('reservations.byHand')}
-                    </p>
-                  </div>
-                  <div className="flex flex-wrap items-center gap-3">
-                    <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${BADGE[key]}`}>
-                      {t(`reservations.status.${key}`)}
-                    </span>
-                    {r.status === 'confirmed' ? (
-                      <>
-                        <label className="flex items-center gap-1.5 text-sm">
-                          <input
-                            type="checkbox"
-                            checked={r.is_paid}
-                            onChange={(e) => toggle(r, 'is_paid', e.target.checked)}
-                            className="h-4 w-4 accent-brand-700"
-                          />
-                          {t('reservations.paid')}
-                        </label>
-                        <label className="flex items-center gap-1.5 text-sm">
-                          <input
-                            type="checkbox"
-                            checked={r.is_completed}
-                            onChange={(e) => toggle(r, 'is_completed', e.target.checked)}
-                            className="h-4 w-4 accent-brand-700"
-                          />
-                          {t('reservations.completed')}
-                        </label>
-                      </>
-                    ) : null}
-                    <button
-                      type="button"
-                      onClick={() => remove(r)}
-                      className="rounded-lg px-2 py-1 text-sm font-medium text-red-700 hover:bg-red-50"
-                    >
-                      {t('reservations.delete')}
-                    </button>
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        )}
+            {STATUS_FILTERS.map((s) => (
+              <option key={s} value={s}>
+                {t(`reservations.statuses.${s}`)}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <Button className="sm:w-auto" variant="secondary" onClick={() => setAdding((v) => !v)}>
+          {t('reservations.add')}
+        </Button>
       </div>
-    </div>
+      {adding ? (
+        <AddReservation
+          chatbotId={chatbotId}
+          onDone={() => {
+            setAdding(false);
+            void refresh();
+          }}
+        />
+      ) : null}
+      {list.isPending ? (
+        <p className="text-sm text-slate-600" aria-busy="true">
+          {t('reservations.loading')}
+        </p>
+      ) : list.isError ? (
+        <Alert tone="error">{t('reservations.loadError')}</Alert>
+      ) : rows.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-600">
+          {t('reservations.empty')}
+        </p>
+      ) : (
+        <ul
+          className="divide-y divide-slate-200 rounded-xl border border-slate-200"
+          aria-label={t('reservations.viewerTitle')}
+        >
+          {rows.map((r) => {
+            const key = statusKey(r);
+            return (
+              <li
+                key={r.id}
+                className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between"
+              >
+                <div className="min-w-0 space-y-0.5">
+                  <p className="font-semibold">
+                    {dateText(r)} · {r.start}–{r.end}
+                  </p>
+                  <p className="break-words text-sm text-slate-700">
+                    {[
+                      r.customer_name,
+                      r.customer_contact,
+                      r.customer_email,
+                      r.party_size ? t('reservations.people', { count: r.party_size }) : null,
+                    ]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  </p>
+                  {r.reason ? <p className="break-words text-sm text-slate-600">“{r.reason}”</p> : null}
+                  <p className="text-xs text-slate-600">
+                    {t('reservations.code')} <span className="font-mono font-semibold">{r.code}</span> ·{' '}
+                    {r.channel ?? t('reservations.byHand')}
+                  </p>
+                </div>
+                <div className="flex flex-wrap items-center gap-3">
+                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${BADGE[key]}`}>
+                    {t(`reservations.status.${key}`)}
+                  </span>
+                  {r.status === 'confirmed'
+                    ? (['is_paid', 'is_completed'] as const).map((flag) => (
+                        <label key={flag} className="flex items-center gap-1.5 text-sm">
+                          <input
+                            type="checkbox"
+                            checked={r[flag]}
+                            onChange={(e) => toggle(r, flag, e.target.checked)}
+                            className="h-4 w-4 accent-brand-700"
+                          />
+                          {t(flag === 'is_paid' ? 'reservations.paid' : 'reservations.completed')}
+                        </label>
+                      ))
+                    : null}
+                  <button
+                    type="button"
+                    onClick={() => remove(r)}
+                    className="rounded-lg px-2 py-1 text-sm font-medium text-red-700 hover:bg-red-50"
+                  >
+                    {t('reservations.delete')}
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </ReservationDialog>
   );
 }
 

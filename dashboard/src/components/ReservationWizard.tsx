@@ -22,6 +22,7 @@ import {
 } from '../../../plugins/reservations/config.ts';
 import { addDays, localDate, slotsOfDate } from '../../../plugins/reservations/slots.ts';
 import { configQuery, saveConfig } from '../lib/reservations.ts';
+import { longDate, ReservationDialog, TimeInput } from './ReservationParts.tsx';
 import { Alert, Button, Check, Field, Select, useEscape } from './ui.tsx';
 
 /** The wizard as a dialog. */
@@ -79,330 +80,272 @@ export function ReservationWizard({
     .find((d) => slotsOfDate(config, d).length > 0);
 
   return (
-    <div
-      className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-slate-900/40 p-3 sm:items-center sm:p-4"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
+    <ReservationDialog
+      titleId={titleId}
+      title={t('reservations.wizardTitle')}
+      subtitle={<p className="text-sm text-slate-600">{t('reservations.step', { n: step })}</p>}
+      width="max-w-2xl"
+      onClose={onClose}
     >
-      <div className="w-full max-w-2xl space-y-4 rounded-2xl bg-white p-4 shadow-xl sm:p-6">
-        <div className="flex items-start justify-between gap-3">
-          <div>
-            <h3 id={titleId} className="text-lg font-semibold">
-              {t('reservations.wizardTitle')}
-            </h3>
-            <p className="text-sm text-slate-600">{t('reservations.step', { n: step })}</p>
-          </div>
-          <button
-            type="button"
-            onClick={onClose}
-            className="rounded-lg px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
-          >
-            {t('reservations.close')}
-          </button>
-        </div>
-        {stored.isPending ? (
-          <p className="text-sm text-slate-600">{t('reservations.loading')}</p>
-        ) : step === 1 ? (
-          <div className="space-y-5">
+      {stored.isPending ? (
+        <p className="text-sm text-slate-600">{t('reservations.loading')}</p>
+      ) : step === 1 ? (
+        <div className="space-y-5">
+          <Field
+            label={t('reservations.calendarName')}
+            hint={t('reservations.calendarNameHint', {
+              name: calendarName({ calendar_name: '' }, businessName),
+            })}
+            value={config.calendar_name}
+            maxLength={120}
+            onChange={(e) => set('calendar_name', e.target.value)}
+          />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Select
+              label={t('reservations.timezone')}
+              value={config.timezone}
+              onChange={(v) => set('timezone', v as ReservationConfig['timezone'])}
+            >
+              {TIMEZONES.map((z) => (
+                <option key={z} value={z}>
+                  {z.replace(/_/g, ' ')}
+                </option>
+              ))}
+            </Select>
+            <Select
+              label={t('reservations.type')}
+              value={config.reservation_type}
+              onChange={(v) => set('reservation_type', v as ReservationConfig['reservation_type'])}
+            >
+              {RESERVATION_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {t(`reservations.types.${type}`)}
+                </option>
+              ))}
+            </Select>
+            {config.reservation_type === 'normal' ? (
+              <Select
+                label={t('reservations.slotMinutes')}
+                value={String(config.slot_minutes)}
+                onChange={(v) => set('slot_minutes', Number(v) as ReservationConfig['slot_minutes'])}
+              >
+                {SLOT_MINUTES.map((m) => (
+                  <option key={m} value={m}>
+                    {t('reservations.minutes', { n: m })}
+                  </option>
+                ))}
+              </Select>
+            ) : null}
             <Field
-              label={t('reservations.calendarName')}
-              hint={t('reservations.calendarNameHint', {
-                name: calendarName({ calendar_name: '' }, businessName),
-              })}
-              value={config.calendar_name}
-              maxLength={120}
-              onChange={(e) => set('calendar_name', e.target.value)}
+              label={t('reservations.maxParty')}
+              type="number"
+              min={1}
+              max={500}
+              value={config.max_party_size}
+              onChange={(e) => set('max_party_size', Math.max(1, Math.min(500, Number(e.target.value) || 1)))}
             />
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Select
-                label={t('reservations.timezone')}
-                value={config.timezone}
-                onChange={(v) => set('timezone', v as ReservationConfig['timezone'])}
-              >
-                {TIMEZONES.map((z) => (
-                  <option key={z} value={z}>
-                    {z.replace(/_/g, ' ')}
-                  </option>
-                ))}
-              </Select>
-              <Select
-                label={t('reservations.type')}
-                value={config.reservation_type}
-                onChange={(v) => set('reservation_type', v as ReservationConfig['reservation_type'])}
-              >
-                {RESERVATION_TYPES.map((type) => (
-                  <option key={type} value={type}>
-                    {t(`reservations.types.${type}`)}
-                  </option>
-                ))}
-              </Select>
-              {config.reservation_type === 'normal' ? (
-                <Select
-                  label={t('reservations.slotMinutes')}
-                  value={String(config.slot_minutes)}
-                  onChange={(v) => set('slot_minutes', Number(v) as ReservationConfig['slot_minutes'])}
+          </div>
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-semibold text-slate-800">{t('reservations.hours')}</legend>
+            {WEEKDAYS.map((day) => {
+              const h = config.working_hours[day];
+              return (
+                <div
+                  key={day}
+                  className="flex flex-wrap items-center gap-2 rounded-lg border border-slate-200 p-2 text-sm"
                 >
-                  {SLOT_MINUTES.map((m) => (
-                    <option key={m} value={m}>
-                      {t('reservations.minutes', { n: m })}
+                  <label className="flex w-32 items-center gap-2 font-medium">
+                    <input
+                      type="checkbox"
+                      checked={h.enabled}
+                      onChange={(e) => setDay(day, { enabled: e.target.checked })}
+                      className="h-4 w-4 accent-brand-700"
+                    />
+                    {t(`reservations.days.${day}`)}
+                  </label>
+                  <TimeInput
+                    label={t('reservations.from')}
+                    value={h.start}
+                    disabled={!h.enabled}
+                    onChange={(v) => setDay(day, { start: v })}
+                  />
+                  <TimeInput
+                    label={t('reservations.to')}
+                    value={h.end}
+                    disabled={!h.enabled}
+                    onChange={(v) => setDay(day, { end: v })}
+                  />
+                  {h.break_start !== null ? (
+                    <>
+                      <TimeInput
+                        label={t('reservations.breakFrom')}
+                        value={h.break_start}
+                        disabled={!h.enabled}
+                        onChange={(v) => setDay(day, { break_start: v })}
+                      />
+                      <TimeInput
+                        label={t('reservations.breakTo')}
+                        value={h.break_end ?? ''}
+                        disabled={!h.enabled}
+                        onChange={(v) => setDay(day, { break_end: v })}
+                      />
+                      <button
+                        type="button"
+                        className="text-xs text-brand-800 underline"
+                        onClick={() => setDay(day, { break_start: null, break_end: null })}
+                      >
+                        {t('reservations.removeBreak')}
+                      </button>
+                    </>
+                  ) : (
+                    <button
+                      type="button"
+                      disabled={!h.enabled}
+                      className="text-xs text-brand-800 underline disabled:text-slate-400"
+                      onClick={() => setDay(day, { break_start: '14:00', break_end: '15:00' })}
+                    >
+                      {t('reservations.addBreak')}
+                    </button>
+                  )}
+                </div>
+              );
+            })}
+          </fieldset>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <fieldset className="space-y-2">
+              <legend className="text-sm font-semibold text-slate-800">{t('reservations.require')}</legend>
+              <Check
+                label={t('reservations.requireName')}
+                checked={config.require_name}
+                onChange={(v) => set('require_name', v)}
+              />
+              <Check
+                label={t('reservations.requirePhone')}
+                checked={config.require_phone}
+                onChange={(v) => set('require_phone', v)}
+              />
+              <Check
+                label={t('reservations.requireEmail')}
+                checked={config.require_email}
+                onChange={(v) => set('require_email', v)}
+              />
+              <Check
+                label={t('reservations.requireGroup')}
+                checked={config.require_group_size}
+                onChange={(v) => set('require_group_size', v)}
+              />
+              <Check
+                label={t('reservations.allowComments')}
+                checked={config.allow_comments}
+                onChange={(v) => set('allow_comments', v)}
+              />
+            </fieldset>
+            <fieldset className="space-y-2">
+              <legend className="text-sm font-semibold text-slate-800">{t('reservations.reminders')}</legend>
+              <Check
+                label={t('reservations.reminder24h')}
+                checked={config.reminder_24h}
+                onChange={(v) => set('reminder_24h', v)}
+              />
+              <Check
+                label={t('reservations.reminder2h')}
+                checked={config.reminder_2h}
+                onChange={(v) => set('reminder_2h', v)}
+              />
+              <Check
+                label={t('reservations.simultaneous')}
+                checked={config.allow_simultaneous}
+                onChange={(v) =>
+                  setConfig((c) => ({
+                    ...c,
+                    allow_simultaneous: v,
+                    max_simultaneous: v ? Math.max(MAX_SIMULTANEOUS.min, c.max_simultaneous) : 1,
+                  }))
+                }
+              />
+              {config.allow_simultaneous ? (
+                <Select
+                  label={t('reservations.maxSimultaneous')}
+                  value={String(config.max_simultaneous)}
+                  onChange={(v) => set('max_simultaneous', Number(v))}
+                >
+                  {[...Array(MAX_SIMULTANEOUS.max - MAX_SIMULTANEOUS.min + 1).keys()].map((i) => (
+                    <option key={i} value={i + MAX_SIMULTANEOUS.min}>
+                      {i + MAX_SIMULTANEOUS.min}
                     </option>
                   ))}
                 </Select>
               ) : null}
-              <Field
-                label={t('reservations.maxParty')}
-                type="number"
-                min={1}
-                max={500}
-                value={config.max_party_size}
-                onChange={(e) =>
-                  set('max_party_size', Math.max(1, Math.min(500, Number(e.target.value) || 1)))
-                }
-              />
-            </div>
-            <fieldset className="space-y-2">
-              <legend className="text-sm font-semibold text-slate-800">{t('reservations.hours')}</legend>
-              {WEEKDAYS.map((day) => {
-                const h = config.working_hours[day];
-                return (
-                  <div
-                    key={day}
-                    className="flex flex-wrap items-center gap-2 rounded-lg border border-slate-200 p-2 text-sm"
-                  >
-                    <label className="flex w-32 items-center gap-2 font-medium">
-                      <input
-                        type="checkbox"
-                        checked={h.enabled}
-                        onChange={(e) => setDay(day, { enabled: e.target.checked })}
-                        className="h-4 w-4 accent-brand-700"
-                      />
-                      {t(`reservations.days.${day}`)}
-                    </label>
-                    <TimeInput
-                      label={t('reservations.from')}
-                      value={h.start}
-                      disabled={!h.enabled}
-                      onChange={(v) => setDay(day, { start: v })}
-                    />
-                    <TimeInput
-                      label={t('reservations.to')}
-                      value={h.end}
-                      disabled={!h.enabled}
-                      onChange={(v) => setDay(day, { end: v })}
-                    />
-                    {h.break_start !== null ? (
-                      <>
-                        <TimeInput
-                          label={t('reservations.breakFrom')}
-                          value={h.break_start}
-                          disabled={!h.enabled}
-                          onChange={(v) => setDay(day, { break_start: v })}
-                        />
-                        <TimeInput
-                          label={t('reservations.breakTo')}
-                          value={h.break_end ?? ''}
-                          disabled={!h.enabled}
-                          onChange={(v) => setDay(day, { break_end: v })}
-                        />
-                        <button
-                          type="button"
-                          className="text-xs text-brand-800 underline"
-                          onClick={() => setDay(day, { break_start: null, break_end: null })}
-                        >
-                          {t('reservations.removeBreak')}
-                        </button>
-                      </>
-                    ) : (
-                      <button
-                        type="button"
-                        disabled={!h.enabled}
-                        className="text-xs text-brand-800 underline disabled:text-slate-400"
-                        onClick={() => setDay(day, { break_start: '14:00', break_end: '15:00' })}
-                      >
-                        {t('reservations.addBreak')}
-                      </button>
-                    )}
-                  </div>
-                );
-              })}
             </fieldset>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <fieldset className="space-y-2">
-                <legend className="text-sm font-semibold text-slate-800">{t('reservations.require')}</legend>
-                <Check
-                  label={t('reservations.requireName')}
-                  checked={config.require_name}
-                  onChange={(v) => set('require_name', v)}
-                />
-                <Check
-                  label={t('reservations.requirePhone')}
-                  checked={config.require_phone}
-                  onChange={(v) => set('require_phone', v)}
-                />
-                <Check
-                  label={t('reservations.requireEmail')}
-                  checked={config.require_email}
-                  onChange={(v) => set('require_email', v)}
-                />
-                <Check
-                  label={t('reservations.requireGroup')}
-                  checked={config.require_group_size}
-                  onChange={(v) => set('require_group_size', v)}
-                />
-                <Check
-                  label={t('reservations.allowComments')}
-                  checked={config.allow_comments}
-                  onChange={(v) => set('allow_comments', v)}
-                />
-              </fieldset>
-              <fieldset className="space-y-2">
-                <legend className="text-sm font-semibold text-slate-800">
-                  {t('reservations.reminders')}
-                </legend>
-                <Check
-                  label={t('reservations.reminder24h')}
-                  checked={config.reminder_24h}
-                  onChange={(v) => set('reminder_24h', v)}
-                />
-                <Check
-                  label={t('reservations.reminder2h')}
-                  checked={config.reminder_2h}
-                  onChange={(v) => set('reminder_2h', v)}
-                />
-                <Check
-                  label={t('reservations.simultaneous')}
-                  checked={config.allow_simultaneous}
-                  onChange={(v) =>
-                    setConfig((c) => ({
-                      ...c,
-                      allow_simultaneous: v,
-                      max_simultaneous: v ? Math.max(MAX_SIMULTANEOUS.min, c.max_simultaneous) : 1,
-                    }))
-                  }
-                />
-                {config.allow_simultaneous ? (
-                  <Select
-                    label={t('reservations.maxSimultaneous')}
-                    value={String(config.max_simultaneous)}
-                    onChange={(v) => set('max_simultaneous', Number(v))}
-                  >
-                    {[...Array(MAX_SIMULTANEOUS.max - MAX_SIMULTANEOUS.min + 1).keys()].map((i) => (
-                      <option key={i} value={i + MAX_SIMULTANEOUS.min}>
-                        {i + MAX_SIMULTANEOUS.min}
-                      </option>
-                    ))}
-                  </Select>
-                ) : null}
-              </fieldset>
-            </div>
-            {!wizardCanAdvance(config) ? <Alert tone="info">{t('reservations.nextHint')}</Alert> : null}
-            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <Button variant="secondary" className="sm:w-auto" onClick={onClose}>
-                {t('reservations.cancel')}
-              </Button>
-              <Button className="sm:w-auto" disabled={!wizardCanAdvance(config)} onClick={() => setStep(2)}>
-                {t('reservations.next')}
-              </Button>
-            </div>
           </div>
-        ) : (
-          <div className="space-y-4">
-            <h4 className="font-semibold">{t('reservations.preview')}</h4>
-            <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
-              <dt className="text-slate-600">{t('reservations.calendarName')}</dt>
-              <dd className="font-medium">{calendarName(config, businessName)}</dd>
-              <dt className="text-slate-600">{t('reservations.timezone')}</dt>
-              <dd>{config.timezone.replace(/_/g, ' ')}</dd>
-              <dt className="text-slate-600">{t('reservations.type')}</dt>
-              <dd>{t(`reservations.types.${config.reservation_type}`)}</dd>
-              <dt className="text-slate-600">{t('reservations.hours')}</dt>
-              <dd>
-                <ul>
-                  {WEEKDAYS.map((day) => {
-                    const h = config.working_hours[day];
-                    return (
-                      <li key={day}>
-                        {t(`reservations.days.${day}`)}:{' '}
-                        {h.enabled
-                          ? `${h.start}–${h.end}${h.break_start ? ` (${t('reservations.breakFrom').toLowerCase()} ${h.break_start}–${h.break_end})` : ''}`
-                          : t('reservations.closed')}
-                      </li>
-                    );
-                  })}
-                </ul>
-              </dd>
-            </dl>
-            <div>
-              <p className="text-sm font-semibold">
-                {previewDate
-                  ? t('reservations.previewSlots', { date: longDate(previewDate, i18n.language) })
-                  : t('reservations.noSlotsPreview')}
-              </p>
-              {previewDate ? (
-                <ul className="mt-2 flex flex-wrap gap-2">
-                  {slotsOfDate(config, previewDate).map((s) => (
-                    <li key={s.id} className="rounded-full bg-brand-50 px-3 py-1 text-sm text-brand-900">
-                      {s.start}–{s.end}
+          {!wizardCanAdvance(config) ? <Alert tone="info">{t('reservations.nextHint')}</Alert> : null}
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button variant="secondary" className="sm:w-auto" onClick={onClose}>
+              {t('reservations.cancel')}
+            </Button>
+            <Button className="sm:w-auto" disabled={!wizardCanAdvance(config)} onClick={() => setStep(2)}>
+              {t('reservations.next')}
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <div className="space-y-4">
+          <h4 className="font-semibold">{t('reservations.preview')}</h4>
+          <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+            <dt className="text-slate-600">{t('reservations.calendarName')}</dt>
+            <dd className="font-medium">{calendarName(config, businessName)}</dd>
+            <dt className="text-slate-600">{t('reservations.timezone')}</dt>
+            <dd>{config.timezone.replace(/_/g, ' ')}</dd>
+            <dt className="text-slate-600">{t('reservations.type')}</dt>
+            <dd>{t(`reservations.types.${config.reservation_type}`)}</dd>
+            <dt className="text-slate-600">{t('reservations.hours')}</dt>
+            <dd>
+              <ul>
+                {WEEKDAYS.map((day) => {
+                  const h = config.working_hours[day];
+                  return (
+                    <li key={day}>
+                      {t(`reservations.days.${day}`)}:{' '}
+                      {h.enabled
+                        ? `${h.start}–${h.end}${h.break_start ? ` (${t('reservations.breakFrom').toLowerCase()} ${h.break_start}–${h.break_end})` : ''}`
+                        : t('reservations.closed')}
                     </li>
-                  ))}
-                </ul>
-              ) : null}
-            </div>
-            {error ? (
-              <Alert tone="error">
-                <strong>{t('reservations.errorTitle')}</strong> {t('reservations.saveError')}
-              </Alert>
+                  );
+                })}
+              </ul>
+            </dd>
+          </dl>
+          <div>
+            <p className="text-sm font-semibold">
+              {previewDate
+                ? t('reservations.previewSlots', { date: longDate(previewDate, i18n.language) })
+                : t('reservations.noSlotsPreview')}
+            </p>
+            {previewDate ? (
+              <ul className="mt-2 flex flex-wrap gap-2">
+                {slotsOfDate(config, previewDate).map((s) => (
+                  <li key={s.id} className="rounded-full bg-brand-50 px-3 py-1 text-sm text-brand-900">
+                    {s.start}–{s.end}
+                  </li>
+                ))}
+              </ul>
             ) : null}
-            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <Button variant="secondary" className="sm:w-auto" onClick={() => setStep(1)}>
-                {t('reservations.back')}
-              </Button>
-              <Button className="sm:w-auto" disabled={saving} onClick={save}>
-                {saving ? t('reservations.saving') : t('reservations.save')}
-              </Button>
-            </div>
           </div>
-        )}
-      </div>
-    </div>
-  );
-}
-
-/** "martes, 24 de noviembre" for a local `YYYY-MM-DD`, in the interface language. */
-function longDate(date: string, lang: string): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat(lang, {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    timeZone: 'UTC',
-  }).format(new Date(Date.UTC(y, m - 1, d, 12)));
-}
-
-/** A small labelled time input. */
-function TimeInput({
-  label,
-  value,
-  disabled,
-  onChange,
-}: {
-  label: string;
-  value: string;
-  disabled: boolean;
-  onChange: (v: string) => void;
-}) {
-  return (
-    <label className="flex items-center gap-1 text-xs text-slate-700">
-      {label}
-      <input
-        type="time"
-        step={900}
-        value={value}
-        disabled={disabled}
-        onChange={(e) => onChange(e.target.value)}
-        className="rounded-md border border-slate-300 px-1.5 py-1 text-sm disabled:bg-slate-100"
-      />
-    </label>
+          {error ? (
+            <Alert tone="error">
+              <strong>{t('reservations.errorTitle')}</strong> {t('reservations.saveError')}
+            </Alert>
+          ) : null}
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button variant="secondary" className="sm:w-auto" onClick={() => setStep(1)}>
+              {t('reservations.back')}
+            </Button>
+            <Button className="sm:w-auto" disabled={saving} onClick={save}>
+              {saving ? t('reservations.saving') : t('reservations.save')}
+            </Button>
+          </div>
+        </div>
+      )}
+    </ReservationDialog>
   );
 }

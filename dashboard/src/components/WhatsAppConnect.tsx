@@ -13,44 +13,17 @@
  * - The connection's health (state, mode, last error, last message received), Disconnect, and the
  *   collapsible requirements help with the warning about automated messages on personal numbers.
  */
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import type { WhatsAppConfigResponse } from '../../../adapters/whatsapp/api.ts';
 import { meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
+import { postJson, type WhatsAppConfig, whatsappConfigQuery } from '../lib/whatsapp.ts';
 import { Alert } from './ui.tsx';
-import { LinkModal, MetaModal } from './WhatsAppModals.tsx';
-
-export type WhatsAppConfig = WhatsAppConfigResponse;
-
-/** `GET /api/get-whatsapp-config`: every 2 s while a device is linking (the QR rotates), else 30 s. */
-export const whatsappConfigQuery = (chatbotId: string) =>
-  queryOptions({
-    queryKey: ['whatsapp-config', chatbotId],
-    queryFn: async (): Promise<WhatsAppConfig> => {
-      const res = await fetch(`/api/get-whatsapp-config?chatbotId=${encodeURIComponent(chatbotId)}`);
-      const body = (await res.json().catch(() => ({}))) as WhatsAppConfig & { error?: string };
-      if (!res.ok) throw new Error(body.error ?? String(res.status));
-      return body;
-    },
-    staleTime: 1_000,
-    refetchInterval: (q) => (q.state.data?.status === 'linking' ? 2_000 : 30_000),
-  });
-
-/** Posts JSON to an owner route; throws the server's message. */
-export async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json().catch(() => ({}))) as T & { error?: string };
-  if (!res.ok) throw new Error(json.error ?? String(res.status));
-  return json;
-}
+import { MetaModal } from './WhatsAppMetaModal.tsx';
+import { LinkModal } from './WhatsAppModals.tsx';
 
 /** The status bar's WhatsApp indicator: green only while WhatsApp is really receiving. */
 export function WhatsAppStatus() {

@@ -4,41 +4,40 @@
  *   ran out), a pairing code for a phone number as the alternative, and the Cloud API tab (the
  *   manual form with the webhook address and verify token to enter at Meta). Cancel stops a
  *   linking in progress.
- * - {@link MetaModal}: the Facebook login flow with its progress states (loading, authenticating,
- *   fetching_businesses, fetching_whatsapp, success, error) and Cancel; on success the page reloads
- *   after 1 s (spec 000 §9).
+ * - MetaModal (WhatsAppMetaModal.tsx): the Facebook login flow.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { Alert, Button, Field } from './ui.tsx';
-import { postJson, type WhatsAppConfig } from './WhatsAppConnect.tsx';
+import { postJson, type WhatsAppConfig } from '../lib/whatsapp.ts';
+import { Alert, Button, Dialog, Field, useEscape } from './ui.tsx';
 
 /** Spec 000 §9: reload after a WhatsApp connection, ms. */
-const RELOAD_AFTER_MS = 1000;
+export const RELOAD_AFTER_MS = 1000;
 
-function Modal({ title, children, onClose }: { title: string; children: ReactNode; onClose: () => void }) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+/** The WhatsApp modals' frame: a titled dialog that Escape closes. */
+export function Modal({
+  title,
+  children,
+  onClose,
+}: {
+  title: string;
+  children: ReactNode;
+  onClose: () => void;
+}) {
+  useEscape(onClose);
   return (
-    <div
-      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="whatsapp-modal-title"
+    <Dialog
+      labelledBy="whatsapp-modal-title"
+      panel="max-h-[90dvh] w-full max-w-md space-y-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl"
     >
-      <div className="max-h-[90dvh] w-full max-w-md space-y-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl">
-        <h2 id="whatsapp-modal-title" className="text-lg font-semibold">
-          {title}
-        </h2>
-        {children}
-      </div>
-    </div>
+      <h2 id="whatsapp-modal-title" className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </Dialog>
   );
 }
 
@@ -306,143 +305,5 @@ function CloudForm({
         {busy ? t('whatsapp.cloud.connecting') : t('whatsapp.cloud.connect')}
       </Button>
     </form>
-  );
-}
-
-/** The Meta connection's states (spec 000 §4). */
-type MetaState =
-  | 'loading'
-  | 'authenticating'
-  | 'fetching_businesses'
-  | 'fetching_whatsapp'
-  | 'success'
-  | 'error';
-
-interface FacebookSdk {
-  init(options: { appId: string; version: string; xfbml: boolean; cookie: boolean }): void;
-  login(
-    callback: (r: { authResponse?: { accessToken: string } | null }) => void,
-    options: { scope: string },
-  ): void;
-}
-declare global {
-  interface Window {
-    FB?: FacebookSdk;
-    fbAsyncInit?: () => void;
-  }
-}
-
-/** Loads Meta's JavaScript SDK once and initialises it with the app id; rejects with `failure`. */
-function loadFacebookSdk(appId: string, version: string, failure: string): Promise<FacebookSdk> {
-  return new Promise((resolve, reject) => {
-    const ready = () => {
-      if (!window.FB) return reject(new Error(failure));
-      window.FB.init({ appId, version, xfbml: false, cookie: false });
-      resolve(window.FB);
-    };
-    if (window.FB) return ready();
-    window.fbAsyncInit = ready;
-    const script = document.createElement('script');
-    script.src = 'https://connect.facebook.net/es_ES/sdk.js';
-    script.async = true;
-    script.onerror = () => reject(new Error(failure));
-    document.head.appendChild(script);
-    setTimeout(() => reject(new Error(failure)), 15_000);
-  });
-}
-
-/** Thrown when the owner cancelled the flow (nothing is shown). */
-class Cancelled extends Error {}
-
-/** The Facebook login flow with its progress and Cancel. */
-export function MetaModal({
-  chatbotId,
-  config,
-  onClose,
-}: {
-  chatbotId: string;
-  config: WhatsAppConfig;
-  onClose: () => void;
-}) {
-  const { t } = useTranslation();
-  const [state, setState] = useState<MetaState>('loading');
-  const [error, setError] = useState<string | null>(null);
-  const cancelled = useRef(false);
-
-  useEffect(() => {
-    const step = (s: MetaState) => {
-      if (cancelled.current) throw new Cancelled();
-      setState(s);
-    };
-    const run = async () => {
-      step('loading');
-      const fb = await loadFacebookSdk(
-        config.meta.appId ?? '',
-        config.meta.graphVersion,
-        t('whatsapp.meta.errors.sdk'),
-      );
-      step('authenticating');
-      const accessToken = await new Promise<string>((resolve, reject) =>
-        fb.login(
-          (r) =>
-            r.authResponse?.accessToken
-              ? resolve(r.authResponse.accessToken)
-              : reject(new Error(t('whatsapp.meta.errors.notConnected'))),
-          {
-            scope: config.meta.scope,
-          },
-        ),
-      );
-      step('fetching_businesses');
-      const { business } = await postJson<{ business: { id: string } }>('/api/meta/businesses', {
-        accessToken,
-      });
-      step('fetching_whatsapp');
-      const { account, phoneNumber } = await postJson<{
-        account: { id: string };
-        phoneNumber: { id: string };
-      }>('/api/meta/whatsapp-accounts', { accessToken, businessId: business.id });
-      step('fetching_whatsapp');
-      await postJson('/api/connect-whatsapp-cloud', {
-        chatbotId,
-        phoneNumberId: phoneNumber.id,
-        businessAccountId: account.id,
-        accessToken,
-        fromFacebookLogin: true,
-      });
-      step('success');
-      setTimeout(() => window.location.reload(), RELOAD_AFTER_MS);
-    };
-    run().catch((err: Error) => {
-      if (cancelled.current) return;
-      setState('error');
-      setError(err.message);
-    });
-  }, [chatbotId, config, t]);
-
-  return (
-    <Modal title={t('whatsapp.meta.title')} onClose={onClose}>
-      <p
-        className="text-sm text-slate-800"
-        aria-live="polite"
-        data-testid="whatsapp-meta-state"
-        data-state={state}
-      >
-        {t(`whatsapp.meta.states.${state}`)}
-      </p>
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      <div className="flex justify-end">
-        <Button
-          variant="secondary"
-          className="sm:w-auto"
-          onClick={() => {
-            cancelled.current = true;
-            onClose();
-          }}
-        >
-          {state === 'error' ? t('whatsapp.close') : t('whatsapp.cancel')}
-        </Button>
-      </div>
-    </Modal>
   );
 }

@@ -7,6 +7,29 @@ import { Logo } from './Logo.tsx';
 
 export { Logo };
 
+/** The brand: the logo and the app's name, inside a header link. */
+export function BrandMark() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Logo />
+      <span className="text-lg">{t('app.name')}</span>
+    </>
+  );
+}
+
+/** A label above its control (`id`: the control's id). */
+function Labelled({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
 /** The centred card of the sign-in screens, with the brand and the language selector. */
 export function AuthLayout({
   title,
@@ -22,8 +45,7 @@ export function AuthLayout({
     <div className="flex min-h-dvh flex-col">
       <header className="flex items-center justify-between px-4 py-3 sm:px-8">
         <a href="/login" className="flex items-center gap-2 font-semibold text-brand-800">
-          <Logo />
-          <span className="text-lg">{t('app.name')}</span>
+          <BrandMark />
         </a>
         <LanguageSelector />
       </header>
@@ -47,10 +69,7 @@ export function Field({
 }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
+    <Labelled id={id} label={label}>
       <input
         id={id}
         className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
@@ -62,7 +81,7 @@ export function Field({
           {hint}
         </p>
       ) : null}
-    </div>
+    </Labelled>
   );
 }
 
@@ -131,10 +150,7 @@ export function TextArea({
 }) {
   const id = useId();
   return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
+    <Labelled id={id} label={label}>
       <textarea
         id={id}
         rows={rows}
@@ -144,7 +160,7 @@ export function TextArea({
         onChange={(e) => onChange(e.target.value)}
         className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
       />
-    </div>
+    </Labelled>
   );
 }
 
@@ -162,10 +178,7 @@ export function Select({
 }) {
   const id = useId();
   return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
+    <Labelled id={id} label={label}>
       <select
         id={id}
         value={value}
@@ -174,7 +187,7 @@ export function Select({
       >
         {children}
       </select>
-    </div>
+    </Labelled>
   );
 }
 
@@ -198,6 +211,31 @@ export function Check({
       />
       {label}
     </label>
+  );
+}
+
+/**
+ * A modal dialog: the dimmed backdrop and the white panel (`panel`: its size and spacing classes),
+ * labelled by its title's id (`labelledBy`).
+ */
+export function Dialog({
+  labelledBy,
+  panel,
+  children,
+}: {
+  labelledBy: string;
+  panel: string;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={labelledBy}
+    >
+      <div className={panel}>{children}</div>
+    </div>
   );
 }
 

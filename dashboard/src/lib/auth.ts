@@ -1,21 +1,25 @@
 /**
- * The dashboard's side of owner accounts: better-auth's React client on `/api/auth`, plus the
- * session query every guarded screen reads. The interface language goes with each request so mails
- * come in the owner's language.
+ * The dashboard's side of owner accounts: the session query every guarded screen reads, the sign-in
+ * methods, and better-auth's client (lib/auth-client.ts), loaded when a screen first calls it.
  */
-import { queryOptions } from '@tanstack/react-query';
-import { createAuthClient } from 'better-auth/react';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
+import { redirect } from '@tanstack/react-router';
 import type { OwnerMe } from '../../../engine/http/views.ts';
-import { LANGUAGE_KEY } from '../i18n/index.ts';
+import type { AuthClient } from './auth-client.ts';
 
-export const authClient = createAuthClient({
-  basePath: '/api/auth',
-  fetchOptions: {
-    onRequest(context) {
-      context.headers.set('x-app-language', localStorage.getItem(LANGUAGE_KEY) ?? 'es');
-    },
-  },
-});
+/**
+ * better-auth's client, loaded on first use: the sign-in screens render without it and fetch it
+ * when the owner submits (issue 25: /login's first JavaScript ≤ 150 KB gzip). Call
+ * {@link preloadAuthClient} on a form's first focus so the submit does not wait.
+ */
+export async function loadAuthClient(): Promise<AuthClient> {
+  return (await import('./auth-client.ts')).authClient;
+}
+
+/** Starts loading better-auth's client (on a sign-in form's first focus); errors show on submit. */
+export function preloadAuthClient(): void {
+  loadAuthClient().catch(() => undefined);
+}
 
 /** The owner behind the session, as `GET /api/me` returns it (engine/http/views.ts). */
 export type Me = OwnerMe;
@@ -48,3 +52,19 @@ export function safeRedirect(value: unknown, fallback = '/main'): string {
 
 /** Browser-local flag of a pending password recovery (spec 000 §3 `needsPasswordUpdate`). */
 export const NEEDS_PASSWORD_UPDATE = 'needsPasswordUpdate';
+
+/**
+ * The owner screens' guard (their route's `beforeLoad`): without a session, to /login with the way
+ * back (`?redirect=`), spec 000 §2.
+ * @throws the router's redirect to /login.
+ */
+export async function requireSession({
+  context,
+  location,
+}: {
+  context: { queryClient: QueryClient };
+  location: { href: string };
+}): Promise<void> {
+  const me = await context.queryClient.ensureQueryData(meQuery);
+  if (!me) throw redirect({ to: '/login', search: { redirect: location.href } });
+}

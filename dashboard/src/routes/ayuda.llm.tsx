@@ -7,7 +7,7 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelector } from '../components/LanguageSelector.tsx';
-import { Logo } from '../components/ui.tsx';
+import { BrandMark } from '../components/ui.tsx';
 
 export const Route = createFileRoute('/ayuda/llm')({
   component: LlmHelp,
@@ -25,8 +25,7 @@ function LlmHelp() {
     <div className="min-h-dvh bg-slate-50">
       <header className="mx-auto flex max-w-3xl items-center justify-between px-4 py-4">
         <Link to="/main" className="flex items-center gap-2 font-bold text-slate-900">
-          <Logo />
-          <span className="text-lg">{t('app.name')}</span>
+          <BrandMark />
         </Link>
         <LanguageSelector />
       </header>

@@ -16,7 +16,7 @@
  * Mobile layout below 700 px (spec 001 §9): one column.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -25,7 +25,7 @@ import { PausedWarning, PlanSummary } from '../components/PlanStatus.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { WebChatPanel } from '../components/WebChat.tsx';
 import { WebCard as Card, useWebToggle, WidgetSection } from '../components/WebService.tsx';
-import { meQuery } from '../lib/auth.ts';
+import { requireSession } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 import { type CharlaWeb, charlaWebQuery } from '../lib/web.ts';
 
@@ -33,10 +33,7 @@ import { type CharlaWeb, charlaWebQuery } from '../lib/web.ts';
 const IALANDING_REDIRECT_MS = 500;
 
 export const Route = createFileRoute('/charla-web')({
-  beforeLoad: async ({ context, location }) => {
-    const me = await context.queryClient.ensureQueryData(meQuery);
-    if (!me) throw redirect({ to: '/login', search: { redirect: location.href } });
-  },
+  beforeLoad: requireSession,
   component: CharlaWebScreen,
 });
 

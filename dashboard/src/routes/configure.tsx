@@ -10,7 +10,7 @@
  * the bot exists, and the Telegram connection (components/TelegramConnect.tsx, `#telegram`).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, Link, redirect, useLocation } from '@tanstack/react-router';
+import { createFileRoute, Link, useLocation } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -23,6 +23,7 @@ import {
   PUBLIC_DESCRIPTION_MAX,
   STYLES,
 } from '../../../engine/schemas.ts';
+import { CATEGORY_KEYS } from '../../../plugins/facebots/api.ts';
 import { AppHeader } from '../components/AppHeader.tsx';
 import { FilesManager } from '../components/FilesManager.tsx';
 import { ReservationsControls } from '../components/Reservations.tsx';
@@ -30,9 +31,8 @@ import { TelegramConnect } from '../components/TelegramConnect.tsx';
 import { Alert, Button, Check, Field, Section, Select, TextArea } from '../components/ui.tsx';
 import { VoiceSearchControls } from '../components/VoiceSearchControls.tsx';
 import { WhatsAppSection } from '../components/WhatsAppConnect.tsx';
-import { meQuery } from '../lib/auth.ts';
+import { requireSession } from '../lib/auth.ts';
 import { type MyChatbot, myChatbotQuery } from '../lib/bot.ts';
-import { CATEGORY_KEYS } from '../lib/categories.ts';
 import { enabled } from '../lib/features.ts';
 
 /** Spec 000 §9: toasts in the configuration screens close after 2 s. */
@@ -44,10 +44,7 @@ function scrollToSection(id: string) {
 }
 
 export const Route = createFileRoute('/configure')({
-  beforeLoad: async ({ context, location }) => {
-    const me = await context.queryClient.ensureQueryData(meQuery);
-    if (!me) throw redirect({ to: '/login', search: { redirect: location.href } });
-  },
+  beforeLoad: requireSession,
   component: Configure,
 });
 

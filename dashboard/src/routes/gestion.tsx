@@ -8,14 +8,14 @@
  * Mobile layout below 700 px (spec 001 §9): one column.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, Link, redirect } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppHeader } from '../components/AppHeader.tsx';
 import { DaysCard, History, SubscriptionOrCoupon } from '../components/GestionAccount.tsx';
 import { PlanCards } from '../components/GestionPlans.tsx';
 import { Alert } from '../components/ui.tsx';
-import { meQuery } from '../lib/auth.ts';
+import { meQuery, requireSession } from '../lib/auth.ts';
 import { BillingError, billingQuery } from '../lib/billing.ts';
 import { enabled } from '../lib/features.ts';
 
@@ -29,10 +29,7 @@ const AFTER_PAYMENT_POLLS = 15;
 export const Route = createFileRoute('/gestion')({
   validateSearch: (search: Record<string, unknown>): { pago?: 'ok' | 'cancelado' } =>
     search.pago === 'ok' || search.pago === 'cancelado' ? { pago: search.pago } : {},
-  beforeLoad: async ({ context, location }) => {
-    const me = await context.queryClient.ensureQueryData(meQuery);
-    if (!me) throw redirect({ to: '/login', search: { redirect: location.href } });
-  },
+  beforeLoad: requireSession,
   component: Gestion,
 });
 

@@ -6,10 +6,17 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, AuthLayout, Button, Field } from '../components/ui.tsx';
-import { authClient, authConfigQuery, meQuery, NEEDS_PASSWORD_UPDATE, safeRedirect } from '../lib/auth.ts';
+import { AuthForm, useAuthForm } from '../components/AuthForm.tsx';
+import { Alert, AuthLayout, Button } from '../components/ui.tsx';
+import {
+  authConfigQuery,
+  loadAuthClient,
+  meQuery,
+  NEEDS_PASSWORD_UPDATE,
+  safeRedirect,
+} from '../lib/auth.ts';
 import { enabled } from '../lib/features.ts';
 
 const MESSAGES = ['link-expirado', 'error-recovery', 'error-sesion'] as const;
@@ -50,10 +57,8 @@ function Login() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const config = useQuery(authConfigQuery);
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const form = useAuthForm();
+  const { values, setBusy, setError } = form;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -63,7 +68,11 @@ function Login() {
     // No callbackURL: with one, better-auth's client reloads the page on it after signing in, racing
     // the navigation below (the confirmation link re-sent to an unconfirmed owner gets
     // /auth/callback on the server, engine/auth).
-    const { error: failure } = await authClient.signIn.email({ email: email.trim(), password });
+    const authClient = await loadAuthClient();
+    const { error: failure } = await authClient.signIn.email({
+      email: (values.email ?? '').trim(),
+      password: values.password ?? '',
+    });
     setBusy(false);
     if (failure) {
       if (failure.status === 403) setError(t('login.errorNotVerified'));
@@ -79,6 +88,7 @@ function Login() {
 
   async function google() {
     setError(null);
+    const authClient = await loadAuthClient();
     const { error: failure } = await authClient.signIn.social({
       provider: 'google',
       callbackURL: `/auth/callback${search.redirect ? `?redirect=${encodeURIComponent(safeRedirect(search.redirect))}` : ''}`,
@@ -91,35 +101,22 @@ function Login() {
     <AuthLayout title={t('login.title')} subtitle={t('login.subtitle')}>
       <div className="space-y-4">
         {search.msg ? <Alert tone="info">{t(`login.msg.${search.msg}`)}</Alert> : null}
-        {error ? <Alert tone="error">{error}</Alert> : null}
-        <form className="space-y-4" onSubmit={submit}>
-          <Field
-            label={t('login.email')}
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-          <Field
-            label={t('login.password')}
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <div className="text-right text-sm">
-            <Link to="/reset-password" className="font-medium text-brand-700 hover:underline">
-              {t('login.forgot')}
-            </Link>
-          </div>
-          <Button type="submit" disabled={busy}>
-            {busy ? t('login.submitting') : t('login.submit')}
-          </Button>
-        </form>
+        <AuthForm
+          form={form}
+          texts="login"
+          inputs={[
+            { name: 'email', type: 'email', autoComplete: 'email', required: true },
+            { name: 'password', type: 'password', autoComplete: 'current-password', required: true },
+          ]}
+          onSubmit={submit}
+          beforeSubmit={
+            <div className="text-right text-sm">
+              <Link to="/reset-password" className="font-medium text-brand-700 hover:underline">
+                {t('login.forgot')}
+              </Link>
+            </div>
+          }
+        />
         {config.data?.google ? (
           <>
             <div className="flex items-center gap-3 text-xs uppercase text-slate-400">

@@ -18,14 +18,13 @@ import { MultilingualBanner } from '../components/MultilingualBanner.tsx';
 import { PausedWarning, PlanSummary } from '../components/PlanStatus.tsx';
 import { TestChat } from '../components/TestChat.tsx';
 import { WhatsAppSubView } from '../components/WhatsAppConnect.tsx';
-import { meQuery, NEEDS_PASSWORD_UPDATE } from '../lib/auth.ts';
+import { meQuery, NEEDS_PASSWORD_UPDATE, requireSession } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 import { enabled, type Feature } from '../lib/features.ts';
 
 export const Route = createFileRoute('/main')({
-  beforeLoad: async ({ context, location }) => {
-    const me = await context.queryClient.ensureQueryData(meQuery);
-    if (!me) throw redirect({ to: '/login', search: { redirect: location.href } });
+  beforeLoad: async (match) => {
+    await requireSession(match);
     if (localStorage.getItem(NEEDS_PASSWORD_UPDATE) === 'true') {
       localStorage.removeItem(NEEDS_PASSWORD_UPDATE);
       throw redirect({ to: '/update-password' });

@@ -5,11 +5,12 @@
  * ("Por favor, completa todos los campos"), must match, and have at least 8 characters.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, Link, redirect } from '@tanstack/react-router';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, AuthLayout, Button, Field } from '../components/ui.tsx';
-import { authClient, meQuery, NEEDS_PASSWORD_UPDATE } from '../lib/auth.ts';
+import { AuthDone, AuthForm, type AuthInput, useAuthForm } from '../components/AuthForm.tsx';
+import { AuthLayout } from '../components/ui.tsx';
+import { loadAuthClient, meQuery, NEEDS_PASSWORD_UPDATE } from '../lib/auth.ts';
 
 export const Route = createFileRoute('/update-password')({
   validateSearch: (search: Record<string, unknown>): { token?: string; error?: string } => ({
@@ -31,20 +32,19 @@ function UpdatePassword() {
   const { token } = Route.useSearch();
   const { mode } = Route.useRouteContext();
   const queryClient = useQueryClient();
-  const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const form = useAuthForm();
+  const { values, setBusy, setError } = form;
   const [done, setDone] = useState(false);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setError(null);
+    const { current = '', password = '', confirm = '' } = values;
     if (!password || !confirm || (mode === 'change' && !current)) return setError(t('update.required'));
     if (password !== confirm) return setError(t('update.mismatch'));
     if (password.length < 8) return setError(t('update.tooShort'));
     setBusy(true);
+    const authClient = await loadAuthClient();
     const result =
       mode === 'reset'
         ? await authClient.resetPassword({ newPassword: password, token: token ?? '' })
@@ -65,51 +65,23 @@ function UpdatePassword() {
     setDone(true);
   }
 
+  const inputs: AuthInput[] = [
+    ...(mode === 'change'
+      ? [{ name: 'current', type: 'password', autoComplete: 'current-password' } as const]
+      : []),
+    { name: 'password', type: 'password', autoComplete: 'new-password' },
+    { name: 'confirm', type: 'password', autoComplete: 'new-password' },
+  ];
   return (
     <AuthLayout title={t('update.title')}>
       {done ? (
-        <div className="space-y-4">
-          <Alert tone="success">{mode === 'reset' ? t('update.done') : t('update.doneSession')}</Alert>
-          <Link
-            to={mode === 'reset' ? '/login' : '/main'}
-            className="block text-center text-sm font-semibold text-brand-700 hover:underline"
-          >
-            {mode === 'reset' ? t('update.goLogin') : t('update.goMain')}
-          </Link>
-        </div>
+        <AuthDone
+          message={mode === 'reset' ? t('update.done') : t('update.doneSession')}
+          to={mode === 'reset' ? '/login' : '/main'}
+          link={mode === 'reset' ? t('update.goLogin') : t('update.goMain')}
+        />
       ) : (
-        <form className="space-y-4" onSubmit={submit} noValidate>
-          {error ? <Alert tone="error">{error}</Alert> : null}
-          {mode === 'change' ? (
-            <Field
-              label={t('update.current')}
-              type="password"
-              name="current"
-              autoComplete="current-password"
-              value={current}
-              onChange={(e) => setCurrent(e.target.value)}
-            />
-          ) : null}
-          <Field
-            label={t('update.password')}
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <Field
-            label={t('update.confirm')}
-            type="password"
-            name="confirm"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-          />
-          <Button type="submit" disabled={busy}>
-            {busy ? t('update.submitting') : t('update.submit')}
-          </Button>
-        </form>
+        <AuthForm form={form} texts="update" inputs={inputs} onSubmit={submit} noValidate />
       )}
     </AuthLayout>
   );

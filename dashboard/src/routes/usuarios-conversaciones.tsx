@@ -4,18 +4,15 @@
  * bot is told to create one first.
  */
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, Link, redirect } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { AppHeader } from '../components/AppHeader.tsx';
 import { Conversations } from '../components/Conversations.tsx';
-import { meQuery } from '../lib/auth.ts';
+import { requireSession } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 
 export const Route = createFileRoute('/usuarios-conversaciones')({
-  beforeLoad: async ({ context, location }) => {
-    const me = await context.queryClient.ensureQueryData(meQuery);
-    if (!me) throw redirect({ to: '/login', search: { redirect: location.href } });
-  },
+  beforeLoad: requireSession,
   component: FollowersScreen,
 });
 
