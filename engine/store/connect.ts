@@ -110,6 +110,8 @@ const TRANSACTION_BLOCK = /^\s*BEGIN\s*;([\s\S]*?);?\s*COMMIT\s*;?\s*$/i;
 export interface OpenStoreOptions {
   /** PostgreSQL connection string; when absent PGlite is used. */
   databaseUrl?: string | undefined;
+  /** Where `CHARLA_PG_PREPARE` is read (`off`: no prepared statements); default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Folder of the embedded data (`pgdata/` lives inside). Required for PGlite unless `memory`. */
   dataDir?: string;
   /** PGlite only: an in-memory instance (tests). */
@@ -157,11 +159,18 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    const pool = guardPool(new pg.Pool({ ...connection(), max: options.poolSize ?? 10 }), 'main', log);
+    // Prepared statements on the pools Kysely uses (pg-connections.ts `prepareStatements`).
+    const prepare = { prepare: (options.env ?? process.env).CHARLA_PG_PREPARE !== 'off' };
+    const pool = guardPool(
+      new pg.Pool({ ...connection(), max: options.poolSize ?? 10 }),
+      'main',
+      log,
+      prepare,
+    );
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const ingest = new Kysely<Database>({
       dialect: new PostgresDialect({
-        pool: guardPool(new pg.Pool({ ...connection('ingest'), max: 2 }), 'ingest', log),
+        pool: guardPool(new pg.Pool({ ...connection('ingest'), max: 2 }), 'ingest', log, prepare),
       }),
     });
     // One dedicated connection carries every LISTEN of this process, and reconnects by itself.

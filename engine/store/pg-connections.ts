@@ -3,6 +3,7 @@
  * loss"): pools whose dropped connections are logged and replaced instead of ending the process,
  * and the one LISTEN connection of a process, which reconnects with backoff and LISTENs again.
  */
+import { createHash } from 'node:crypto';
 import type { Client, Pool } from 'pg';
 import type { Logger } from '../logger.ts';
 import { markDatabaseError } from './errors.ts';
@@ -40,7 +41,7 @@ function quoteIdent(name: string): string {
  * and the pool opens a new one for the next query. A query that was running on it fails with the
  * connection's error (a 503 for an HTTP request, engine/store/errors.ts).
  */
-export function guardPool(pool: Pool, role: string, log: Logger): Pool {
+export function guardPool(pool: Pool, role: string, log: Logger, options: { prepare?: boolean } = {}): Pool {
   pool.on('error', (err) => {
     log.warn({ err, pool: role }, 'database connection lost; the pool opens a new one when needed');
   });
@@ -48,11 +49,78 @@ export function guardPool(pool: Pool, role: string, log: Logger): Pool {
     // A client lent out when its connection drops: its query (if any) fails, and pg-pool discards
     // the client when it is released (it is no longer queryable). The idle case is logged above.
     client.on('error', (err) => log.debug({ err, pool: role }, 'database connection lost while in use'));
+    if (options.prepare) prepareStatements(client);
     markErrorsOf(client, 'query');
   });
   markErrorsOf(pool, 'connect');
   markErrorsOf(pool, 'query');
   return pool;
+}
+
+/** Most statements one connection keeps prepared; later texts run unnamed (parsed each time). */
+export const PREPARED_PER_CONNECTION = 256;
+/** Longest statement text worth preparing, characters. */
+const PREPARE_MAX_CHARS = 8_000;
+
+/** Statement ids by text, shared by every connection (a hash is computed once per text). */
+const STATEMENT_IDS = new Map<string, string>();
+
+/** A short stable id of a statement's text (SHA-1, base64url, 20 characters). */
+function statementId(text: string): string {
+  let id = STATEMENT_IDS.get(text);
+  if (id === undefined) {
+    id = createHash('sha1').update(text).digest('base64url').slice(0, 20);
+    if (STATEMENT_IDS.size >= 4 * PREPARED_PER_CONNECTION) STATEMENT_IDS.clear();
+    STATEMENT_IDS.set(text, id);
+  }
+  return id;
+}
+
+/**
+ * Prepares the statements a connection runs with parameters (issue 25: "prepared statements for
+ * the hot ones"): a query `(text, values)` becomes node-postgres's named query `{ name, text,
+ * values }`, the name a hash of the text, so PostgreSQL parses and plans a turn's read and write
+ * once per connection instead of at every turn, and later calls send only Bind/Execute. Kysely's
+ * queries have stable texts with `$n` parameters, so a few dozen names cover them; a text with
+ * parameters is always one statement. Texts without parameters (migrations, `BEGIN; …`) run as
+ * before. PostgreSQL re-plans a prepared statement by itself when a table it reads changes.
+ * Behind a pooler in transaction mode, PgBouncer ≥ 1.21 with `max_prepared_statements` handles
+ * them; for an older one, set `CHARLA_PG_PREPARE=off` (README, Configuration).
+ */
+function prepareStatements(client: Client): void {
+  const names = new Set<string>();
+  // Bumped when a migration elsewhere changed a table under a prepared `SELECT *`: new names, so
+  // every statement is prepared again (node-postgres remembers which names it has parsed).
+  let generation = 0;
+  const holder = client as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const original = holder.query!.bind(client);
+  const named = async (text: string, values: unknown[]): Promise<unknown> => {
+    const name = `charla${generation}_${statementId(text)}`;
+    if (!names.has(name) && names.size >= PREPARED_PER_CONNECTION) return original(text, values);
+    names.add(name);
+    try {
+      return await original({ name, text, values });
+    } catch (err) {
+      // Another process's migration changed a table this statement reads (a rolling upgrade):
+      // PostgreSQL refuses the old plan's row shape. Prepare again under new names, once.
+      if ((err as { code?: string }).code !== '0A000' || !/cached plan/i.test(String(err))) throw err;
+      generation++;
+      names.clear();
+      return original(text, values);
+    }
+  };
+  holder.query = (...args: unknown[]) => {
+    const [text, values] = args;
+    if (
+      args.length === 2 &&
+      typeof text === 'string' &&
+      Array.isArray(values) &&
+      values.length > 0 &&
+      text.length <= PREPARE_MAX_CHARS
+    )
+      return named(text, values);
+    return original(...args);
+  };
 }
 
 /**
