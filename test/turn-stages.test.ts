@@ -6,6 +6,7 @@
  * the numbered list offer and gives the failure text, without a list, when the LLM fails; persist
  * stores a message id once.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotCache, type LoadedBot } from '../engine/conversation/cache.ts';
 import type { LlmClient } from '../engine/conversation/llm.ts';
@@ -144,7 +145,7 @@ describe.each(DIALECTS)('the stages of a turn on %s', (kind) => {
       await expect(
         loadTurn(
           { db: app.store.db, cache: app.engine.cache },
-          message('hola', { chatbotId: botId.replace(/.$/, '0') }),
+          message('hola', { chatbotId: randomUUID() }),
           true,
         ),
       ).rejects.toMatchObject({ code: 'NOT_FOUND' });
