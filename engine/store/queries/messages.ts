@@ -134,12 +134,12 @@ export async function persistTurn(
       insert into conversation_messages (chatbot_id, channel, user_id, sender, username, text, ai_response, message_id, meta)
       values (${turn.chatbotId}, ${turn.channel}, ${turn.userId}, 'user', ${turn.username}, ${turn.userText}, false, ${turn.messageId}, ${userMeta}::jsonb)
       on conflict (chatbot_id, channel, user_id, message_id) where sender = 'user' and message_id is not null do nothing
-      returning *
+      returning id, sender, text
     ), b as (
       insert into conversation_messages (chatbot_id, channel, user_id, sender, username, text, ai_response, reply_to, meta)
       select ${turn.chatbotId}, ${turn.channel}, ${turn.userId}, 'bot', ${turn.username}, ${turn.botText}, true, u.id, ${JSON.stringify(turn.meta)}::jsonb
       from u where ${turn.botText !== null}
-      returning *
+      returning sender, text
     ), f as (
       insert into followers (chatbot_id, channel, external_id, username)
       select ${turn.chatbotId}, ${turn.channel}, ${turn.userId}, ${turn.username} from u
