@@ -6,8 +6,11 @@
  * when the message carries it (a phone JID, or Baileys' `remoteJidAlt` beside a LID).
  */
 import type { ReceivedKind } from '../../../engine/conversation/texts.ts';
+import type { Logger } from '../../../engine/logger.ts';
+import { messageContent } from '../messages.ts';
 import type { WaInbound } from '../shared/types.ts';
-import type { BaileysLib, WAMessage } from './lib.ts';
+import type { WaDb } from '../tables.ts';
+import type { BaileysLib, WAMessage, WASocket } from './lib.ts';
 
 /** The digits of a phone JID (`34600111222@s.whatsapp.net` → `34600111222`), or null. */
 export function phoneOf(lib: Pick<BaileysLib, 'isPnUser' | 'jidDecode'>, jid: string | null | undefined) {
@@ -84,4 +87,30 @@ function mediaOf(
 export function mimeOf(lib: BaileysLib, message: WAMessage): string | null {
   const content = lib.normalizeMessageContent(message.message);
   return content ? (mediaOf(content)?.mime ?? null) : null;
+}
+
+/**
+ * Downloads media a follower sent (`channelFileId`: the stored message's id) from the message kept
+ * in the store; Baileys asks the phone to upload it again when WhatsApp's copy expired (`sock`).
+ * @throws when the message is not stored or the media cannot be fetched.
+ */
+export async function downloadStoredMedia(
+  deps: { lib: BaileysLib; db: WaDb; chatbotId: string; log: Logger },
+  sock: WASocket | null,
+  channelFileId: string,
+): Promise<{ data: Buffer; mime: string | null }> {
+  const { lib, db, chatbotId, log } = deps;
+  const content = await messageContent(db, chatbotId, channelFileId, 'in');
+  if (!content) throw new Error(`no stored WhatsApp media ${channelFileId}`);
+  const message = JSON.parse(content, lib.BufferJSON.reviver) as WAMessage;
+  const data = await lib.downloadMediaMessage(
+    message,
+    'buffer',
+    {},
+    {
+      logger: log.child({ component: 'baileys' }, { level: 'warn' }),
+      reuploadRequest: (m) => (sock ? sock.updateMediaMessage(m) : Promise.reject(new Error('offline'))),
+    },
+  );
+  return { data, mime: mimeOf(lib, message) };
 }

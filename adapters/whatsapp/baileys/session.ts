@@ -20,10 +20,9 @@
  *   message is stored, so Baileys' `getMessage` can answer a retry receipt from the store.
  */
 import { readFile } from 'node:fs/promises';
-import type { Logger } from '../../../engine/logger.ts';
 import type { OutboundMessage } from '../../../engine/registry/index.ts';
 import type { Attachment, LangCode } from '../../../engine/schemas.ts';
-import { messageContent, storeOutgoing } from '../messages.ts';
+import { storeOutgoing } from '../messages.ts';
 import {
   acquireLease,
   clearConnectionError,
@@ -34,37 +33,15 @@ import {
   renewLease,
   setLinkingCode,
 } from '../queries.ts';
-import type { WhatsAppSettings } from '../settings.ts';
 import type { FileSource, WaInbound, WaTransport } from '../shared/types.ts';
-import type { WaDb } from '../tables.ts';
 import { fillText, WHATSAPP_ERRORS } from '../texts.ts';
 import { openSqlAuthState, type SqlAuthState } from './auth-store.ts';
-import { mimeOf, normalizeBaileys } from './inbound.ts';
-import type { AnyMessageContent, BaileysLib, WAMessage, WASocket } from './lib.ts';
-import { attachmentContent, voiceContent } from './outbound.ts';
+import { downloadStoredMedia, normalizeBaileys } from './inbound.ts';
+import type { AnyMessageContent, WASocket } from './lib.ts';
+import { attachmentContent, findSentMessage, PacedSender, showTyping, voiceContent } from './outbound.ts';
+import { closeCode, type SessionDeps, type SessionEnd } from './session-types.ts';
 
-/** Why a session ended for good in this process. */
-export type SessionEnd = 'logged_out' | 'expired' | 'lease_lost' | 'stopped';
-
-/** What a session needs. */
-export interface SessionDeps {
-  lib: BaileysLib;
-  db: WaDb;
-  chatbotId: string;
-  /** This process's id in the lease. */
-  holder: string;
-  settings: WhatsAppSettings;
-  sealer: { encrypt(plain: string): string; decrypt(sealed: string): string };
-  log: Logger;
-  /** True when the bot was linking (no device paired yet) when the session started. */
-  linking: boolean;
-  /** Stores a follower's message in the inbox (before Baileys acknowledges anything more). */
-  onMessage(message: WaInbound): Promise<void>;
-  /** The socket opened: pending updates may be answered. */
-  onOpen(): void;
-  /** The session ended for good (its entry leaves the adapter's connections). */
-  onEnded(reason: SessionEnd): void;
-}
+export type { SessionEnd };
 
 /** First QR code lifetime, then the next ones' (Baileys' `qrTimeout` defaults), ms. */
 const FIRST_QR_MS = 60_000;
@@ -73,12 +50,6 @@ const NEXT_QR_MS = 20_000;
 const TYPING_EVERY_MS = 10_000;
 /** How long a reply waits for a reconnecting socket before the inbox retries it, ms. */
 const WAIT_OPEN_MS = 20_000;
-
-/** The status code of a Baileys close error (a Boom error's `output.statusCode`). */
-export function closeCode(error: unknown): number | undefined {
-  const boom = error as { output?: { statusCode?: number } } | undefined;
-  return boom?.output?.statusCode;
-}
 
 export class BaileysSession implements WaTransport {
   readonly backend = 'baileys' as const;
@@ -93,14 +64,24 @@ export class BaileysSession implements WaTransport {
   private linking: boolean;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
-  private sendChain: Promise<unknown> = Promise.resolve();
-  private lastSendAt = 0;
+  private readonly sender: PacedSender;
   private openWaiters: Array<() => void> = [];
   /** True while the socket is open (receiving). */
   open = false;
 
   constructor(private readonly deps: SessionDeps) {
     this.linking = deps.linking;
+    this.sender = new PacedSender({
+      intervalMs: deps.settings.WHATSAPP_SEND_INTERVAL_MS,
+      socket: () => this.openSocketOrThrow(),
+      stored: (sent) =>
+        storeOutgoing(deps.db, {
+          chatbotId: deps.chatbotId,
+          messageId: sent.id,
+          chatId: sent.chatId,
+          content: JSON.stringify(sent.message, deps.lib.BufferJSON.replacer),
+        }),
+    });
   }
 
   /** The socket (tests and the pairing code). */
@@ -179,7 +160,7 @@ export class BaileysSession implements WaTransport {
       syncFullHistory: false,
       shouldSyncHistoryMessage: () => false,
       generateHighQualityLinkPreview: false,
-      getMessage: (key) => this.getMessage(key.id),
+      getMessage: (key) => findSentMessage(this.deps, key.id),
     });
     this.sock = sock;
     sock.ev.on('creds.update', () => {
@@ -348,14 +329,6 @@ export class BaileysSession implements WaTransport {
 
   // ------------------------------------------------------------------ sending
 
-  /** Baileys' `getMessage`: a message this bot sent, from the store; undefined on a miss. */
-  private async getMessage(id: string | null | undefined) {
-    if (!id) return undefined;
-    const content = await messageContent(this.deps.db, this.deps.chatbotId, id, 'out').catch(() => undefined);
-    if (!content) return undefined;
-    return this.deps.lib.proto.Message.fromObject(JSON.parse(content, this.deps.lib.BufferJSON.reviver));
-  }
-
   /** Waits for an open socket (a reconnect in progress), up to {@link WAIT_OPEN_MS}. */
   private async openSocketOrThrow(): Promise<WASocket> {
     if (!this.open && !this.ended) {
@@ -372,43 +345,13 @@ export class BaileysSession implements WaTransport {
     return this.sock;
   }
 
-  /** Sends one message, paced, and stores it for `getMessage`. */
-  private async send(jid: string, content: AnyMessageContent): Promise<void> {
-    const interval = this.deps.settings.WHATSAPP_SEND_INTERVAL_MS;
-    const run = this.sendChain.then(async () => {
-      const wait = this.lastSendAt + interval - Date.now();
-      if (wait > 0) await sleep(wait);
-      try {
-        const sock = await this.openSocketOrThrow();
-        return await sock.sendMessage(jid, content);
-      } finally {
-        this.lastSendAt = Date.now();
-      }
-    });
-    this.sendChain = run.catch(() => {});
-    const sent = await run;
-    if (sent?.key.id && sent.message)
-      await storeOutgoing(this.deps.db, {
-        chatbotId: this.deps.chatbotId,
-        messageId: sent.key.id,
-        chatId: jid,
-        content: JSON.stringify(sent.message, this.deps.lib.BufferJSON.replacer),
-      });
+  /** Sends one message, paced, and stores it for `getMessage` (./outbound.ts PacedSender). */
+  private send(jid: string, content: AnyMessageContent): Promise<void> {
+    return this.sender.send(jid, content);
   }
 
   typing(inbound: Pick<WaInbound, 'waMessageId'> | null, chatId: string): () => void {
-    const sock = this.sock;
-    if (!sock) return () => {};
-    if (inbound)
-      void sock.readMessages([{ remoteJid: chatId, id: inbound.waMessageId, fromMe: false }]).catch(() => {});
-    const ping = () => void sock.sendPresenceUpdate('composing', chatId).catch(() => {});
-    ping();
-    const timer = setInterval(ping, TYPING_EVERY_MS);
-    timer.unref();
-    return () => {
-      clearInterval(timer);
-      void sock.sendPresenceUpdate('paused', chatId).catch(() => {});
-    };
+    return this.sock ? showTyping(this.sock, inbound, chatId, TYPING_EVERY_MS) : () => {};
   }
 
   sendText(chatId: string, text: string): Promise<void> {
@@ -436,23 +379,9 @@ export class BaileysSession implements WaTransport {
     return this.send(chatId, voiceContent(voice));
   }
 
-  /** Downloads media a follower sent, from the stored message (Baileys re-requests expired media). */
-  async downloadMedia(channelFileId: string): Promise<{ data: Buffer; mime: string | null }> {
-    const { lib, db, chatbotId, log } = this.deps;
-    const content = await messageContent(db, chatbotId, channelFileId, 'in');
-    if (!content) throw new Error(`no stored WhatsApp media ${channelFileId}`);
-    const message = JSON.parse(content, lib.BufferJSON.reviver) as WAMessage;
-    const sock = this.sock;
-    const data = await lib.downloadMediaMessage(
-      message,
-      'buffer',
-      {},
-      {
-        logger: log.child({ component: 'baileys' }, { level: 'warn' }),
-        reuploadRequest: (m) => (sock ? sock.updateMediaMessage(m) : Promise.reject(new Error('offline'))),
-      },
-    );
-    return { data, mime: mimeOf(lib, message) };
+  /** Downloads media a follower sent, from the stored message (./inbound.ts). */
+  downloadMedia(channelFileId: string): Promise<{ data: Buffer; mime: string | null }> {
+    return downloadStoredMedia(this.deps, this.sock, channelFileId);
   }
 
   /** The owner-readable description of a send failure. */
