@@ -34,24 +34,26 @@ import { join } from 'node:path';
 import { SECRET_HEADER, telegramWebhookSecret } from '../adapters/telegram/webhook.ts';
 import { FAILURE_TEXTS } from '../engine/conversation/texts.ts';
 import { SecretBox } from '../engine/secrets.ts';
-import { type CpuUsage, cpuWindow } from './cpu.ts';
-import { type LoadResult, maxThroughput, steadyRate, type Target } from './load.ts';
+import { cpuWindow } from './cpu.ts';
+import { maxThroughput, steadyRate, type Target } from './load.ts';
 import { type Child, freePort, freshPostgresDb, killAll, spawnNode, stopAll, waitHealthy } from './procs.ts';
-import { faults, fmtMs, fmtRate, mark, ofCore, table } from './report.ts';
+import { fmtMs, fmtRate } from './report.ts';
 import { CPU_PROF, charlaEnv, LABEL, MESSAGE, SECONDS, STORES, type StoreName, WARMUP } from './settings.ts';
+import {
+  BOTS,
+  BURST,
+  BURST_CONNECTIONS,
+  CHATS_PER_BOT,
+  RATE,
+  STEADY_CONNECTIONS,
+  type WebhookResult,
+  webhookReport,
+} from './telegram-report.ts';
 import { benchMemory, MEMORY_BOTS } from './telegram-rss.ts';
 import { log, prepareBots, SECRET, sleep, startFakeApi, statsOf, waitStats } from './telegram-setup.ts';
 
-const BOTS = 100;
-const CHATS_PER_BOT = 50;
-const BURST = Number(process.env.BENCH_TG_BURST ?? 1500);
-const BURST_CONNECTIONS = 50;
-const RATE = Number(process.env.BENCH_TG_RATE ?? 50);
-const STEADY_CONNECTIONS = 20;
 /** How long the replies of a load may take to reach the fake Bot API before the bench gives up. */
 const DRAIN_MS = 90_000;
-/** Issue 5's goal for webhooks: acknowledgement p99 < 50 ms (memory: bench/telegram-rss.ts). */
-const GOAL = { ackP99: 50 };
 const PG_DB = 'charla_bench_telegram';
 
 /** What the fake LLM answers (every reply the bots send should be this text). */
@@ -114,25 +116,6 @@ async function settle(origin: string): Promise<void> {
     }
     await sleep(100);
   }
-}
-
-interface WebhookResult {
-  burst: LoadResult;
-  burstHandled: number;
-  /** Updates handled end to end per second, first webhook → last reply. */
-  handledRate: number;
-  burstMs: number;
-  cpu: { server: number | undefined; postgres: number | undefined; fakeApi: number | undefined };
-  /** CPU use of the whole window of (a) and of (b). */
-  burstCpu: CpuUsage;
-  steadyCpu: CpuUsage;
-  steady: LoadResult;
-  steadyHandled: number;
-  /** Replies that reached the fake Bot API while (b) was sending, per second. */
-  steadyHandledRate: number;
-  /** From the end of (b)'s sending to its last reply, ms. */
-  steadyTailMs: number;
-  wrongTexts: Record<string, number>;
 }
 
 async function benchWebhooks(
@@ -283,65 +266,6 @@ async function benchWebhooks(
     await api.child.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/** "answered / acknowledged", with the timed-out webhooks (which the server may still have stored). */
-const answered = (handled: number, load: LoadResult) =>
-  `${fmtRate(handled)} / ${fmtRate(load.ok)}${load.timeouts ? ` + ${fmtRate(load.timeouts)} timed out` : ''}`;
-
-function webhookReport(store: StoreName, r: WebhookResult): string {
-  const perUpdate = (cpuSeconds: number | undefined) =>
-    cpuSeconds === undefined || r.burstHandled === 0
-      ? '–'
-      : `${((cpuSeconds * 1000) / r.burstHandled).toFixed(2)} ms`;
-  const rows: string[][] = [
-    ['', 'Charla', 'goal'],
-    [
-      `(a) burst of ${fmtRate(BURST)} updates, ${BURST_CONNECTIONS} connections: acknowledged/s`,
-      fmtRate(r.burst.rate),
-      '',
-    ],
-    ['    acknowledgement p50 / p99', `${fmtMs(r.burst.p50)} / ${fmtMs(r.burst.p99)}`, ''],
-    ['    handled end to end, updates/s (first webhook → last reply)', fmtRate(r.handledRate), ''],
-    ['    answered / acknowledged', answered(r.burstHandled, r.burst), ''],
-    ['    CPU per update (ack + answer): server process', perUpdate(r.cpu.server), ''],
-    ...(store === 'postgres'
-      ? [['                                    PostgreSQL', perUpdate(r.cpu.postgres), '']]
-      : []),
-    ['                                    fake Bot API', perUpdate(r.cpu.fakeApi), ''],
-    [
-      `(b) ${RATE} updates/s, ${STEADY_CONNECTIONS} connections: acknowledgement p50`,
-      fmtMs(r.steady.p50),
-      '',
-    ],
-    [
-      '    acknowledgement p99',
-      fmtMs(r.steady.p99),
-      `< ${GOAL.ackP99} ms ${mark(r.steady.p99 < GOAL.ackP99)}`,
-    ],
-    ['    max', fmtMs(r.steady.max), ''],
-    ['    p50 / p99 from actual send', `${fmtMs(r.steady.serviceP50)} / ${fmtMs(r.steady.serviceP99)}`, ''],
-    ['    replies/s while sending', fmtRate(r.steadyHandledRate), ''],
-    ['    last reply after the last update', fmtMs(r.steadyTailMs), ''],
-    ['    answered / acknowledged', answered(r.steadyHandled, r.steady), ''],
-    [
-      'CPU, % of one core: server process (a) / (b)',
-      `${ofCore(r.burstCpu.server, r.burstCpu)} / ${ofCore(r.steadyCpu.server, r.steadyCpu)}`,
-      '',
-    ],
-    [
-      '    other processes on the machine (a) / (b)',
-      `${ofCore(r.burstCpu.other, r.burstCpu)} / ${ofCore(r.steadyCpu.other, r.steadyCpu)}`,
-      '',
-    ],
-    ['errors / timeouts / non-2xx / mismatches (a)', faults(r.burst), ''],
-    ['                                         (b)', faults(r.steady), ''],
-  ];
-  const notes = [
-    '  An update is acknowledged (200) once it is stored in the inbox; it is answered later, in order per chat.',
-    '  "Handled" counts the sendMessage calls the fake Bot API received; the replies are the fake LLM\'s.',
-  ];
-  return `\nTelegram webhooks on ${LABEL[store]} — ${BOTS} bots, ${CHATS_PER_BOT} chats each, zero-latency LLM\n${table(rows)}\n${notes.join('\n')}\n`;
 }
 
 /**
