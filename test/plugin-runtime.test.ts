@@ -54,7 +54,7 @@ function bookingPlugin(state: { ctx?: PluginContext; bookings: Map<string, numbe
             name: 'book_table',
             description: 'Books a table for a number of people at a time.',
             input: z.object({ people: z.number().int().min(1).max(12), time: z.string() }),
-            enabled: (bot) => bot.enable_reservations,
+            enabled: (bot) => bot.settings.enable_reservations,
             async run(input, call) {
               // Keyed by the call's idempotency key: the same call made again books nothing new.
               state.bookings.set(call.idempotencyKey, input.people);
@@ -65,7 +65,7 @@ function bookingPlugin(state: { ctx?: PluginContext; bookings: Map<string, numbe
             name: 'kitchen_status',
             description: 'Says whether the kitchen is open.',
             input: z.object({}),
-            enabled: (bot) => bot.enable_reservations,
+            enabled: (bot) => bot.settings.enable_reservations,
             async run() {
               throw new Error('La cocina no responde.');
             },

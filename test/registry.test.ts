@@ -27,10 +27,34 @@ const BOT: TurnBot = {
   business_name: 'El Pato Pepe',
   idioma: 'Español',
   timezone: 'Europe/Madrid',
-  enable_audio: false,
-  enable_web_search: false,
-  enable_reservations: true,
-  selected_voice_id: null,
+  settings: {
+    business_description: 'Cocina de pato.',
+    public_description: '',
+    chatbot_style: 'friendly',
+    expectations: '',
+    system_prompt: null,
+    files_list: null,
+    enable_audio: false,
+    enable_web_search: false,
+    enable_reservations: true,
+    telegram_username: null,
+    telegram_bot_id: null,
+    phone_number: null,
+    meta_verified: false,
+    meta_business_account_id: null,
+    whatsapp_number: null,
+    is_public: false,
+    category: 'Restaurante',
+    selected_voice_id: null,
+    responses_count: 0,
+    likes_count: 0,
+    charla_key: null,
+    web_enabled: true,
+    widget_origin: null,
+    widget_seen_at: null,
+    created_at: new Date(0),
+    updated_at: new Date(0),
+  },
 };
 
 function turn(text: string, bot: TurnBot = BOT): TurnContext {
@@ -255,7 +279,7 @@ describe('tools', () => {
             people: z.number().int().min(1).max(12).describe('Party size'),
             slotId: z.string(),
           }),
-          enabled: (bot) => bot.enable_reservations,
+          enabled: (bot) => bot.settings.enable_reservations,
           run: async (input, call) => {
             calls.push({ input, key: call.idempotencyKey });
             return { code: 'PEPE42' };
@@ -265,7 +289,7 @@ describe('tools', () => {
           name: 'cancel_booking',
           description: 'Cancels a booking',
           input: z.object({ code: z.string() }),
-          enabled: (bot) => bot.enable_reservations,
+          enabled: (bot) => bot.settings.enable_reservations,
           run: async () => {
             throw new Error('No hay ninguna reserva con ese código.');
           },
@@ -276,7 +300,7 @@ describe('tools', () => {
 
   it('offers a tool only to bots that enable it, with its input as JSON Schema', async () => {
     const registry = await booted([reservations]);
-    expect(registry.tools({ ...BOT, enable_reservations: false })).toEqual([]);
+    expect(registry.tools({ ...BOT, settings: { ...BOT.settings, enable_reservations: false } })).toEqual([]);
     const offered = registry.tools(BOT);
     expect(offered.map((t) => t.tool.name)).toEqual(['book_table', 'cancel_booking']);
     const [definition] = toolDefinitions(offered);

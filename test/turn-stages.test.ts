@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotCache, type LoadedBot } from '../engine/conversation/cache.ts';
 import type { LlmClient } from '../engine/conversation/llm.ts';
 import { listOffer } from '../engine/conversation/texts.ts';
-import { botParts } from '../engine/conversation/turn/bot-parts.ts';
+import { botParts, turnBotOf } from '../engine/conversation/turn/bot-parts.ts';
 import { ANONYMOUS_FOLLOWER, loadTurn } from '../engine/conversation/turn/load.ts';
 import { matchStage } from '../engine/conversation/turn/match.ts';
 import { buildTurnContext, runMiddlewareStage } from '../engine/conversation/turn/middleware.ts';
@@ -139,6 +139,20 @@ describe.each(DIALECTS)('the stages of a turn on %s', (kind) => {
       there.invalidate(botId);
       await expect.poll(async () => (await here.get(botId)) !== before, { timeout: 3_000 }).toBe(true);
       for (const stop of stops) await stop();
+    });
+
+    it('gives plugins the bot’s row as settings, without its credentials, built once per row', () => {
+      const { turnBot } = botParts(loaded);
+      expect(turnBot).toMatchObject({ id: botId, idioma: loaded.bot.idioma, timezone: loaded.bot.timezone });
+      expect(turnBot.settings).toMatchObject({
+        enable_reservations: loaded.bot.enable_reservations,
+        enable_audio: loaded.bot.enable_audio,
+        selected_voice_id: loaded.bot.selected_voice_id,
+      });
+      expect(Object.keys(turnBot.settings)).not.toContain('telegram_token');
+      expect(Object.keys(turnBot.settings)).not.toContain('meta_token');
+      // A delivery of the same cached row (engine/channels/outbound.ts) shares it: no copy per turn.
+      expect(turnBotOf(loaded.bot)).toBe(turnBot);
     });
 
     it('refuses an unknown bot with the spec’s not-found error', async () => {

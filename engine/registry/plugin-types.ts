@@ -51,7 +51,7 @@ export interface PluginTool<Input = unknown> {
   /** What the tool does, for the model. */
   description: string;
   input: z.ZodType<Input>;
-  /** Offered only for bots where this is true (e.g. `bot.enable_reservations`); default every bot. */
+  /** Offered only for bots where this is true (e.g. `bot.settings.enable_reservations`); default every bot. */
   enabled?(bot: TurnBot): boolean;
   /**
    * Runs one call. The result (a string, or a JSON-serialisable value) goes back to the model.

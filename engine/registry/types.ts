@@ -308,7 +308,10 @@ export interface SendOptions {
   store?: boolean;
 }
 
-/** The bot as plugins see it on a turn or a delivery: identity, language and feature flags (spec 000 §3). */
+/**
+ * The bot as plugins see it on a turn or a delivery: its identity, language and clock, and its
+ * other settings ({@link BotSettings}), where each plugin reads its own.
+ */
 export interface TurnBot {
   id: string;
   user_id: string;
@@ -316,11 +319,25 @@ export interface TurnBot {
   idioma: string;
   /** IANA time zone of the bot's clock. */
   timezone: string;
-  enable_audio: boolean;
-  enable_web_search: boolean;
-  enable_reservations: boolean;
-  selected_voice_id: string | null;
+  /**
+   * The bot's `bots` row as settings (issue 25: the engine names no plugin's flag): a plugin reads
+   * the columns it is about, e.g. `bot.settings.enable_reservations`.
+   */
+  settings: BotSettings;
 }
+
+/** Columns of `bots` that plugins never see: the channels' credentials (the adapters read them from the store). */
+export type BotSecretColumn = 'telegram_token' | 'meta_token';
+
+/**
+ * A bot's settings as plugins read them ({@link TurnBot.settings}): the columns of its `bots` row
+ * (spec 000 §3; engine/store/database.ts types them), but the identity {@link TurnBot} names and
+ * the channels' credentials. A plugin's flag is a column here (`enable_audio`,
+ * `enable_web_search`, `enable_reservations`, `selected_voice_id`, …), not a field of TurnBot.
+ */
+export type BotSettings = Readonly<
+  Omit<Chatbot, 'id' | 'user_id' | 'business_name' | 'idioma' | 'timezone' | BotSecretColumn>
+>;
 
 /** The state of a turn that plugins see (middleware, tools, prompt fragments, offline dialogues). */
 export interface TurnContext {

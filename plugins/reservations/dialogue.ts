@@ -88,7 +88,7 @@ interface ToolView {
 /** Builds the offline dialogue over the booking service. */
 export function reservationDialogue(db: ReservationsDb, bookings: Bookings): OfflineHandler {
   return async (turn: TurnContext, tools: ToolRunner) => {
-    if (!turn.bot.enable_reservations || turn.inbound.follower.id === 'anonymous') return undefined;
+    if (!turn.bot.settings.enable_reservations || turn.inbound.follower.id === 'anonymous') return undefined;
     const key = { chatbotId: turn.bot.id, channel: turn.inbound.channel, chatId: turn.inbound.follower.id };
     const { lang, t } = textsFor(turn.bot.idioma);
     const text = turn.inbound.text;

@@ -22,7 +22,7 @@ export function createReservationsPlugin(): FeaturePlugin {
         offline: [reservationDialogue(db, bookings)],
         promptFragments: [
           async (bot) => {
-            if (!bot.enable_reservations) return '';
+            if (!bot.settings.enable_reservations) return '';
             const config = await bookings.config(bot.id);
             const today = localDate(ctx.now(), config.timezone);
             const required = [

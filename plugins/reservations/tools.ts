@@ -19,7 +19,7 @@ import type { Reservation } from './queries.ts';
 import { type BookingRefusal, type Bookings, HOLD_MS } from './service.ts';
 import { fillText, textsFor } from './texts.ts';
 
-const enabled = (bot: TurnBot) => bot.enable_reservations;
+const enabled = (bot: TurnBot) => bot.settings.enable_reservations;
 
 const Details = {
   customer_name: z.string().trim().min(1).max(120).optional().describe('Name the reservation is under'),

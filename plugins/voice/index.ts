@@ -163,7 +163,12 @@ export function createVoicePlugin(deps: { effects: VoiceEffects }): FeaturePlugi
           ? [
               async (message, to) => {
                 // Only a reply to a follower's message, on a channel that carries voice notes.
-                if (!to.bot.enable_audio || !to.inbound || !to.capabilities.voiceNotes || message.voice)
+                if (
+                  !to.bot.settings.enable_audio ||
+                  !to.inbound ||
+                  !to.capabilities.voiceNotes ||
+                  message.voice
+                )
                   return message;
                 const text = spokenText(message.text);
                 if (!text) return message;
@@ -172,7 +177,7 @@ export function createVoicePlugin(deps: { effects: VoiceEffects }): FeaturePlugi
                     deps.effects,
                     speaker,
                     text,
-                    voiceOf(to.bot.selected_voice_id),
+                    voiceOf(to.bot.settings.selected_voice_id),
                   );
                   return note ? { ...message, voice: { data: note, mime: 'audio/ogg' } } : message;
                 } catch (err) {

@@ -63,7 +63,7 @@ export function createWebSearchPlugin(): FeaturePlugin {
           'Searches the web for current or outside facts (news, weather, events, prices elsewhere). Returns up to 5 results ' +
           'with title, url and snippet. Use it only when the business description does not answer the question.',
         input: SearchInput,
-        enabled: (bot) => bot.enable_web_search,
+        enabled: (bot) => bot.settings.enable_web_search,
         async run(input, call) {
           try {
             return await client.search(input.query, languageCode(call.turn.bot.idioma));
@@ -80,7 +80,7 @@ export function createWebSearchPlugin(): FeaturePlugin {
         tools: [tool as PluginTool],
         promptFragments: [
           (bot) =>
-            bot.enable_web_search
+            bot.settings.enable_web_search
               ? 'Web search: for current facts or anything outside the business description, call web_search. ' +
                 'Answer from the results and cite each source you used with its full link (https://…). ' +
                 'Never invent a link; if the search fails or finds nothing, say you could not check it.'

@@ -34,19 +34,30 @@ export function fileRef(f: ChatbotFile): FileRef {
   return { id: f.id, file_name: f.file_name, file_type: f.file_type, keyword: f.keyword };
 }
 
-/** The bot as plugins see it (registry TurnBot): identity, language, clock and feature flags. */
+/** {@link turnBotOf} of each row object it was asked for. */
+const turnBots = new WeakMap<Chatbot, TurnBot>();
+
+/**
+ * The bot as plugins see it (registry TurnBot): identity, language, clock, and the rest of its row
+ * as `settings` (its channels' credentials left out), where each plugin reads its own columns.
+ * Built once per row object and shared by every turn and delivery that reads that row (the
+ * BotCache's rows are replaced, never changed in place): treat it as read-only.
+ */
 export function turnBotOf(bot: Chatbot): TurnBot {
-  return {
-    id: bot.id,
-    user_id: bot.user_id,
-    business_name: bot.business_name,
-    idioma: bot.idioma,
-    timezone: bot.timezone,
-    enable_audio: bot.enable_audio,
-    enable_web_search: bot.enable_web_search,
-    enable_reservations: bot.enable_reservations,
-    selected_voice_id: bot.selected_voice_id,
-  };
+  let found = turnBots.get(bot);
+  if (!found) {
+    const { telegram_token: _telegram, meta_token: _meta, ...settings } = bot;
+    found = {
+      id: bot.id,
+      user_id: bot.user_id,
+      business_name: bot.business_name,
+      idioma: bot.idioma,
+      timezone: bot.timezone,
+      settings,
+    };
+    turnBots.set(bot, found);
+  }
+  return found;
 }
 
 const parts = new WeakMap<LoadedBot, BotParts>();
