@@ -193,6 +193,37 @@ describe.each(DIALECTS)('scheduled jobs on %s', (kind) => {
     }
   });
 
+  it.runIf(kind === 'postgres')(
+    'two processes starting at once on an empty database both create the queues and run jobs',
+    async () => {
+      const names = ['a', 'b', 'c', 'd', 'e', 'f'].map((x) =>
+        defineJob({ name: `test.boot-${x}`, data: Note }),
+      );
+      for (let attempt = 0; attempt < 3; attempt++) {
+        // A fresh schema each time, so pg-boss's schema and every queue are created by the race.
+        const first = await testStore('postgres');
+        const second = await reopen('postgres', { schema: first.schema });
+        try {
+          const ran: string[] = [];
+          const [a, b] = [queue({}, first), queue({}, second)];
+          for (const [label, q] of [
+            ['a', a],
+            ['b', b],
+          ] as const)
+            for (const d of names) q.register(d, async () => void ran.push(label));
+          await Promise.all([a.start(), b.start()]);
+          await b.send(names[5]!, { n: 1 });
+          await a.send(names[0]!, { n: 2 });
+          await until('both jobs ran', () => ran.length === 2);
+        } finally {
+          await Promise.all(queues.splice(0).map((q) => q.stop()));
+          await second.close();
+          await first.close();
+        }
+      }
+    },
+  );
+
   it('runs again the job of a process killed mid-job, once its lease is over', async () => {
     const dataDir = kind === 'pglite' ? await testDataDir() : undefined;
     const args =

@@ -124,3 +124,36 @@ export function jobOptions(
       : {}),
   };
 }
+
+/** A SQL string literal (standard_conforming_strings: only `'` is doubled). */
+function literal(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/**
+ * pg-boss's `createQueue` as one locked block (issue 26 §2: several nodes starting at once on an
+ * empty database). pg-boss 10 runs `SELECT create_queue($1, $2)` without a lock (src/plans.js
+ * `createQueue`), and its function creates a partition of the job table: two processes creating
+ * queues at the same moment deadlock on that table, and the loser's start fails. Here the call
+ * takes the same transaction-scoped advisory lock pg-boss takes around its own schema changes
+ * (src/plans.js `locked` and `advisoryLock`), so creations run one after another, and a queue
+ * another process created meanwhile is left as it is (the function's ON CONFLICT DO NOTHING).
+ * Values are inlined because a `BEGIN; …; COMMIT;` block runs as one simple query (no parameters).
+ * @param queue the options pg-boss's `createQueue` would store (the caller's `updateQueue` that
+ *   follows sets them again).
+ */
+export function lockedCreateQueue(schema: string, name: string, queue: PgBoss.Queue): string {
+  const options = JSON.stringify({
+    policy: queue.policy ?? 'standard',
+    retryLimit: queue.retryLimit,
+    retryDelay: queue.retryDelay,
+    retryBackoff: queue.retryBackoff,
+    expireInSeconds: queue.expireInSeconds,
+  });
+  const key = `current_database() || '.pgboss.${schema}'`;
+  return `BEGIN;
+    SET LOCAL lock_timeout = '30s';
+    SELECT pg_advisory_xact_lock(('x' || encode(sha224((${key})::bytea), 'hex'))::bit(64)::bigint);
+    SELECT ${schema}.create_queue(${literal(name)}, ${literal(options)}::json);
+    COMMIT;`;
+}

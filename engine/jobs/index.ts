@@ -50,6 +50,7 @@ import {
   jobsSchemaOf,
   keyId,
   kyselyDb,
+  lockedCreateQueue,
   type QueueRow,
   sameJson,
   TrackedSql,
@@ -378,7 +379,7 @@ export class JobQueue {
         stored.expireInSeconds === queue.expireInSeconds;
       created = (async () => {
         if (!current) {
-          if (!stored) await this.#boss.createQueue(definition.name, queue);
+          if (!stored) await this.#sql.executeSql(lockedCreateQueue(this.#schema, definition.name, queue));
           await this.#boss.updateQueue(definition.name, queue);
         }
         this.#readyQueues.add(definition.name);
