@@ -15,6 +15,7 @@ import * as whatsapp from './202611241000_whatsapp.ts';
 import * as rateLimits from './202611251200_rate_limits.ts';
 import * as turnKeyPerFollower from './202611251300_turn_key_per_follower.ts';
 import * as hashedSessionTokens from './202611251400_hashed_session_tokens.ts';
+import * as leases from './202611260600_leases.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '202611251200_rate_limits': rateLimits,
   '202611251300_turn_key_per_follower': turnKeyPerFollower,
   '202611251400_hashed_session_tokens': hashedSessionTokens,
+  '202611260600_leases': leases,
 };

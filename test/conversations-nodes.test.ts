@@ -6,33 +6,10 @@
  * owner resumes on the other one. On PostgreSQL each instance has its own pool and LISTEN
  * connection; PGlite is one process, so the two share its store.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createLogger } from '../engine/logger.ts';
-import { openStore, type Store } from '../engine/store/connect.ts';
-import { migrateToLatest } from '../engine/store/migrate.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../engine/store/connect.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS, testStore } from './helpers/db.ts';
-
-/** Opens two stores on one database: two "processes" (PGlite: the same store twice). */
-async function twoStores(kind: (typeof DIALECTS)[number]): Promise<[Store, Store]> {
-  if (kind === 'pglite') {
-    const store = await testStore('pglite');
-    return [store, store];
-  }
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `${inject('pgSchemaPrefix')}cn_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const a = await openStore({ databaseUrl: url, schema, poolSize: 3, log });
-  await migrateToLatest(a.db, undefined, schema);
-  const b = await openStore({ databaseUrl: url, schema, poolSize: 3, log });
-  return [a, b];
-}
+import { DIALECTS, twoStores } from './helpers/db.ts';
 
 describe.each(DIALECTS)('a takeover reaches every instance on %s', (kind) => {
   let stores: [Store, Store];

@@ -14,6 +14,7 @@
  * - **Connections** are started and stopped by the supervisor (engine/channels/supervisor.ts):
  *   only bots whose owner has days left run; the token stays stored while paused.
  */
+import { randomUUID } from 'node:crypto';
 import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
@@ -46,6 +47,8 @@ export function createTelegramAdapter(): TelegramAdapter {
   let ctx: ChannelContext<TelegramSettings> | undefined;
   let settings: TelegramSettings | undefined;
   const connections = new Map<string, Connection>();
+  /** This process as a holder of polling leases (engine/store/leases.ts). */
+  const holder = randomUUID();
   /** Last failure per bot (connect failures included), for the owner's health view. */
   const errors = new Map<string, { message: string; at: Date }>();
 
@@ -214,7 +217,15 @@ export function createTelegramAdapter(): TelegramAdapter {
                 conn.lastUpdateAt = new Date();
               },
               (message) => recordError(chatbotId, message),
-              { timeoutSeconds: settings.TELEGRAM_POLL_TIMEOUT_S },
+              {
+                timeoutSeconds: settings.TELEGRAM_POLL_TIMEOUT_S,
+                lease: {
+                  db: ctx.db,
+                  name: `telegram-poll:${chatbotId}`,
+                  holder,
+                  ms: settings.TELEGRAM_POLL_LEASE_MS,
+                },
+              },
             );
           }
         } catch (err) {

@@ -5,9 +5,17 @@
  * `getUpdates` with an offset higher than its `update_id`). Failures are recorded for the owner
  * (the state the dashboard shows) and retried with backoff; a refused token (401) or another
  * process polling the same bot (409 Conflict) is reported in words the owner can act on.
+ *
+ * With several Charla nodes (issue 26 §2), only the holder of the bot's lease polls
+ * (engine/store/leases.ts): the others wait as stand-by and take over within one lease length when
+ * the holder stops or dies. A new holder starts without an offset: Telegram sends again what was
+ * not confirmed, and the inbox stores each update id once.
  */
 import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../engine/store/database.ts';
+import { holdLease } from '../../engine/store/leases.ts';
 import { describeError, isGrammyError } from './bot-api.ts';
 
 /** The allowed update types (Bot API `allowed_updates`): messages and button taps. */
@@ -20,6 +28,8 @@ export interface PollerState {
   lastErrorAt: Date | null;
   lastPollAt: Date | null;
   lastUpdateAt: Date | null;
+  /** True while another node holds the bot's lease and polls (this one waits to take over). */
+  standby: boolean;
 }
 
 /** Options of {@link Poller}. */
@@ -31,6 +41,8 @@ export interface PollerOptions {
    * against a Bot API server that ignores `timeout` and would otherwise be polled in a busy loop.
    */
   minEmptyPollMs?: number;
+  /** Poll only while holding this lease (several nodes); absent: always poll. */
+  lease?: { db: Kysely<Database>; name: string; holder: string; ms: number };
 }
 
 export class Poller {
@@ -40,6 +52,7 @@ export class Poller {
     lastErrorAt: null,
     lastPollAt: null,
     lastUpdateAt: null,
+    standby: false,
   };
   private abort = new AbortController();
   private loop: Promise<void> | undefined;
@@ -61,7 +74,21 @@ export class Poller {
     if (this.loop) return;
     this.abort = new AbortController();
     this.state.running = true;
-    this.loop = this.run(this.abort.signal).finally(() => {
+    const signal = this.abort.signal;
+    const lease = this.options.lease;
+    this.state.standby = lease !== undefined;
+    const loop = lease
+      ? holdLease({ ...lease, signal, onError: (err) => this.fail(err) }, async (held) => {
+          this.state.standby = false;
+          try {
+            await this.run(held);
+          } finally {
+            this.state.standby = true;
+          }
+        })
+      : this.run(signal);
+    this.loop = loop.finally(() => {
+      this.state.standby = false;
       this.state.running = false;
       this.loop = undefined;
     });

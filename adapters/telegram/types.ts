@@ -20,6 +20,11 @@ export const TelegramSettings = z.object({
   TELEGRAM_MODE: z.enum(['auto', 'webhook', 'polling']).default('auto'),
   /** Long-polling `getUpdates` timeout, seconds. */
   TELEGRAM_POLL_TIMEOUT_S: z.coerce.number().int().min(0).max(50).default(25),
+  /**
+   * Long polling: one node at a time polls a bot, holding a lease it renews every third of this
+   * (ms); when that node dies another takes over within this time (issue 26 §2).
+   */
+  TELEGRAM_POLL_LEASE_MS: z.coerce.number().int().min(1000).max(120_000).default(20_000),
 });
 export type TelegramSettings = z.infer<typeof TelegramSettings>;
 

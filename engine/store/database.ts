@@ -59,6 +59,15 @@ export interface AuthVerificationsTable {
 }
 
 /** A rate-limit counter shared by every process (engine/rate-limits.ts): hits in the fixed window ending at `reset_at`. */
+/** Issue 26 §2: a lease on work one node at a time does (migrations/202611260600_leases.ts). */
+export interface LeasesTable {
+  /** What the lease is for, e.g. `telegram-poll:<chatbot id>`. */
+  name: string;
+  /** The process holding it (a random id per process and use). */
+  holder: string;
+  expires_at: Timestamp;
+}
+
 export interface RateLimitsTable {
   key: string;
   hits: number;
@@ -248,6 +257,7 @@ export interface Database {
   auth_accounts: AuthAccountsTable;
   auth_verifications: AuthVerificationsTable;
   rate_limits: RateLimitsTable;
+  leases: LeasesTable;
   user_profiles: UserProfilesTable;
   chatbots: ChatbotsTable;
   chatbot_files: ChatbotFilesTable;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { createLogger } from '../../engine/logger.ts';
 import { openStore, type Store, type StoreKind } from '../../engine/store/connect.ts';
 import { migrateToLatest } from '../../engine/store/migrate.ts';
 
@@ -51,4 +52,26 @@ export async function testStore(kind: StoreKind): Promise<Store> {
     // (test/global-setup.ts): dropped here, it raced other files' migrations.
     close: store.close,
   };
+}
+
+/**
+ * Two stores on one migrated database, as two processes would open it: on PostgreSQL each with its
+ * own pools and LISTEN connection on one new schema; PGlite is one process, so the same store twice.
+ */
+export async function twoStores(kind: StoreKind): Promise<[Store, Store]> {
+  if (kind === 'pglite') {
+    const store = await testStore('pglite');
+    return [store, store];
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `${inject('pgSchemaPrefix')}n_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const a = await openStore({ databaseUrl: url, schema, poolSize: 3, log });
+  await migrateToLatest(a.db, undefined, schema);
+  const b = await openStore({ databaseUrl: url, schema, poolSize: 3, log });
+  return [a, b];
 }

@@ -35,6 +35,8 @@ interface FakeBot {
   webhook: { url: string; secret: string | undefined } | null;
   queue: Array<Record<string, unknown>>;
   waiters: Array<() => void>;
+  /** Ends the long poll under way, if any, as Telegram does when another one arrives (409). */
+  terminatePoll: (() => void) | null;
   lastErrorDate: number | undefined;
   lastErrorMessage: string | undefined;
 }
@@ -192,17 +194,37 @@ export async function startFakeTelegram(
         const offset = Number(params.offset ?? 0);
         if (offset) bot.queue = bot.queue.filter((u) => Number(u.update_id) >= offset);
         const timeout = Math.min(Number(params.timeout ?? 0), 50);
+        // Telegram serves one getUpdates per bot at a time: a second one ends the first with 409.
+        bot.terminatePoll?.();
+        let terminated = false;
         if (bot.queue.length === 0 && timeout > 0) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(done, timeout * 1000);
             function done() {
               clearTimeout(timer);
               bot!.waiters = bot!.waiters.filter((w) => w !== done);
+              if (bot!.terminatePoll === terminate) bot!.terminatePoll = null;
               resolve();
             }
+            function terminate() {
+              terminated = true;
+              done();
+            }
+            bot.terminatePoll = terminate;
             bot.waiters.push(done);
             req.raw.on('close', done);
           });
+        }
+        if (terminated) {
+          call.failed = 409;
+          return reply
+            .code(409)
+            .send(
+              error(
+                409,
+                'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+              ),
+            );
         }
         return ok(bot.queue.slice(0, Number(params.limit ?? 100)));
       }
@@ -274,6 +296,7 @@ export async function startFakeTelegram(
         webhook: null,
         queue: [],
         waiters: [],
+        terminatePoll: null,
         lastErrorDate: undefined,
         lastErrorMessage: undefined,
       });
