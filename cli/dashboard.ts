@@ -4,37 +4,25 @@
  * and esbuild are development dependencies: on an install without them, the existing builds are
  * served as they are.
  */
+
+/** Calls the `ensure` export of scripts/<script>, which rebuilds (after `onBuild`) when stale. */
+async function ensureBuilt(script: string, ensure: string, onBuild: () => void): Promise<void> {
+  const url = new URL(`../scripts/${script}`, import.meta.url);
+  const build = (await import(url.href)) as Record<string, (onBuild: () => void) => Promise<boolean>>;
+  await build[ensure]!(onBuild);
+}
+
+/** Rebuilds the dashboard (dist/dashboard) when a dashboard source is newer. */
 export async function ensureDashboardBuilt(onBuild: () => void): Promise<void> {
-  const script = new URL('../scripts/dashboard.mjs', import.meta.url);
-  const { dashboardIsStale, buildDashboard } = (await import(script.href)) as {
-    dashboardIsStale: () => boolean;
-    buildDashboard: () => Promise<void>;
-  };
-  if (!dashboardIsStale()) return;
-  onBuild();
-  await buildDashboard();
+  await ensureBuilt('dashboard.mjs', 'ensureDashboard', onBuild);
 }
 
 /** Rebuilds the embeddable widget (dist/widget) when a widget source is newer. */
 export async function ensureWidgetBuilt(onBuild: () => void): Promise<void> {
-  const script = new URL('../scripts/widget.mjs', import.meta.url);
-  const { widgetIsStale, buildWidget } = (await import(script.href)) as {
-    widgetIsStale: () => boolean;
-    buildWidget: () => Promise<void>;
-  };
-  if (!widgetIsStale()) return;
-  onBuild();
-  await buildWidget();
+  await ensureBuilt('widget.mjs', 'ensureWidget', onBuild);
 }
 
 /** Rebuilds the public site's script (dist/site) when a site client source is newer. */
 export async function ensureSiteBuilt(onBuild: () => void): Promise<void> {
-  const script = new URL('../scripts/site.mjs', import.meta.url);
-  const { siteIsStale, buildSite } = (await import(script.href)) as {
-    siteIsStale: () => boolean;
-    buildSite: () => Promise<void>;
-  };
-  if (!siteIsStale()) return;
-  onBuild();
-  await buildSite();
+  await ensureBuilt('site.mjs', 'ensureSite', onBuild);
 }

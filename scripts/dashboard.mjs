@@ -7,6 +7,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMain, rebuildIfStale } from './build-steps.mjs';
 import { newest } from './newest.mjs';
 import { precompress } from './precompress.mjs';
 
@@ -55,14 +56,12 @@ export async function buildDashboard() {
   precompress(join(dirname(DASHBOARD_INDEX), 'assets'));
 }
 
-/** Rebuilds when stale; returns whether a build ran. */
-export async function ensureDashboard() {
-  if (!dashboardIsStale()) return false;
-  await buildDashboard();
-  return true;
+/** Rebuilds when stale (calling `onBuild` first); returns whether a build ran. */
+export function ensureDashboard(onBuild = () => {}) {
+  return rebuildIfStale(dashboardIsStale, buildDashboard, onBuild);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (isMain(import.meta.url)) {
   await buildDashboard();
   process.stdout.write(`built ${DASHBOARD_INDEX}\n`);
 }

@@ -13,10 +13,11 @@
  * `npm install` runs it (the `prepare` script); `charla start` calls {@link ensureSite}, which
  * rebuilds only when a client source is newer. `node scripts/site.mjs` builds and prints the sizes.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { isMain, rebuildIfStale, swapIn } from './build-steps.mjs';
 import { newest } from './newest.mjs';
 import { precompress } from './precompress.mjs';
 
@@ -129,24 +130,15 @@ export async function buildSite() {
   };
   writeFileSync(join(temp, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
   precompress(temp);
-  const old = `${SITE_DIR}.old-${process.pid}`;
-  try {
-    renameSync(SITE_DIR, old);
-  } catch {
-    // No earlier build.
-  }
-  renameSync(temp, SITE_DIR);
-  rmSync(old, { recursive: true, force: true });
+  swapIn(temp, SITE_DIR);
 }
 
-/** Rebuilds when stale; returns whether a build ran. */
-export async function ensureSite() {
-  if (!siteIsStale()) return false;
-  await buildSite();
-  return true;
+/** Rebuilds when stale (calling `onBuild` first); returns whether a build ran. */
+export function ensureSite(onBuild = () => {}) {
+  return rebuildIfStale(siteIsStale, buildSite, onBuild);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (isMain(import.meta.url)) {
   await buildSite();
   const { site, ialanding, assistant } = siteGzipSizes();
   const kb = (n) => `${(n / 1024).toFixed(1)} KB gzip`;

@@ -8,10 +8,11 @@
  * unconditionally and prints the gzip sizes.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { isMain, rebuildIfStale, swapIn } from './build-steps.mjs';
 import { newest } from './newest.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -83,24 +84,15 @@ export async function buildWidget() {
   mkdirSync(temp, { recursive: true });
   writeFileSync(join(temp, chatFile), chatCode);
   writeFileSync(join(temp, 'widget.js'), loader.outputFiles[0].contents);
-  const old = `${WIDGET_DIR}.old-${process.pid}`;
-  try {
-    renameSync(WIDGET_DIR, old);
-  } catch {
-    // No earlier build.
-  }
-  renameSync(temp, WIDGET_DIR);
-  rmSync(old, { recursive: true, force: true });
+  swapIn(temp, WIDGET_DIR);
 }
 
-/** Rebuilds when stale; returns whether a build ran. */
-export async function ensureWidget() {
-  if (!widgetIsStale()) return false;
-  await buildWidget();
-  return true;
+/** Rebuilds when stale (calling `onBuild` first); returns whether a build ran. */
+export function ensureWidget(onBuild = () => {}) {
+  return rebuildIfStale(widgetIsStale, buildWidget, onBuild);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (isMain(import.meta.url)) {
   await buildWidget();
   const { loader, chat } = widgetGzipSizes();
   process.stdout.write(

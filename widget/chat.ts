@@ -394,16 +394,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       streamed = null;
       const answer = reply as WidgetReply | null;
       if (failed || !answer) return fail();
-      const row = add({
-        text: answer.reply,
-        bot: true,
-        attachment: answer.attachment,
-        voice: answer.voice ?? null,
-      });
-      const { archivos } = answer.contenedorEmpatico;
-      sent = answer.archivosEnviados;
-      offered = archivos.action === 'LIST' ? archivos.lista : [];
-      offer(offered, row);
+      showAnswer(answer);
       if (!isOpen) launcher.setUnread(true);
     } catch {
       fail();
@@ -416,6 +407,21 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       keep();
       if (isOpen && document.activeElement === document.body) input.focus();
     }
+  }
+
+  /** Shows the bot's answer and offers the files it lists; returns the answer's row. */
+  function showAnswer(answer: WidgetReply): HTMLElement {
+    const row = add({
+      text: answer.reply,
+      bot: true,
+      attachment: answer.attachment,
+      voice: answer.voice ?? null,
+    });
+    const { archivos } = answer.contenedorEmpatico;
+    sent = answer.archivosEnviados;
+    offered = archivos.action === 'LIST' ? archivos.lista : [];
+    offer(offered, row);
+    return row;
   }
 
   /** The microphone button: starts a recording, or stops it and sends it as a voice message. */
@@ -478,16 +484,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       const heard = `🎤 ${answer.heard && !answer.heard.startsWith('[') ? answer.heard : ''}`.trim();
       mine.querySelector('.text')!.textContent = heard;
       messages[messages.length - 1]!.text = heard;
-      const row = add({
-        text: answer.reply,
-        bot: true,
-        attachment: answer.attachment,
-        voice: answer.voice ?? null,
-      });
-      const { archivos } = answer.contenedorEmpatico;
-      sent = answer.archivosEnviados;
-      offered = archivos.action === 'LIST' ? archivos.lista : [];
-      offer(offered, row);
+      const row = showAnswer(answer);
       // The visitor just spoke: play the answer (the click on the microphone allows it).
       void row
         .querySelector<HTMLAudioElement>('audio.voice')

@@ -8,23 +8,17 @@
 import type { LangCode } from '../schemas.ts';
 import { bm25 } from './bm25.ts';
 import { INSTRUCTION_ADVERBS, INSTRUCTION_CLOSERS, INSTRUCTION_OPENERS } from './lexicon.ts';
-import { terms, type Word, type WordList, wordList, words } from './terms.ts';
+import { segmenter, terms, type Word, type WordList, wordList, words } from './terms.ts';
 
 export { bm25 } from './bm25.ts';
 export { conceptsOf, terms } from './terms.ts';
 
-const sentenceSegmenters = new Map<LangCode, Intl.Segmenter>();
-
 /** The sentences of a text, trimmed, in order (line breaks end a sentence too). */
 export function sentences(text: string, lang: LangCode): string[] {
-  let segmenter = sentenceSegmenters.get(lang);
-  if (!segmenter) {
-    segmenter = new Intl.Segmenter(lang, { granularity: 'sentence' });
-    sentenceSegmenters.set(lang, segmenter);
-  }
+  const bySentence = segmenter(lang, 'sentence');
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
-    for (const s of segmenter.segment(line)) {
+    for (const s of bySentence.segment(line)) {
       const clean = s.segment.replace(/\s+/g, ' ').trim();
       if (/[\p{L}\p{N}]/u.test(clean)) out.push(clean);
     }

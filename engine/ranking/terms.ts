@@ -66,17 +66,23 @@ export function fold(word: string): string {
   return DEVANAGARI.test(word) ? word.toLowerCase() : foldAccents(word);
 }
 
-const segmenters = new Map<LangCode, Intl.Segmenter>();
+const segmenters = new Map<string, Intl.Segmenter>();
+
+/** The language's segmenter into words or sentences, made once and kept. */
+export function segmenter(lang: LangCode, granularity: 'word' | 'sentence'): Intl.Segmenter {
+  const key = `${granularity}:${lang}`;
+  let made = segmenters.get(key);
+  if (!made) {
+    made = new Intl.Segmenter(lang, { granularity });
+    segmenters.set(key, made);
+  }
+  return made;
+}
 
 /** The words of a text (letters or digits), lowercase and folded, in order. */
 export function words(text: string, lang: LangCode): Word[] {
-  let segmenter = segmenters.get(lang);
-  if (!segmenter) {
-    segmenter = new Intl.Segmenter(lang, { granularity: 'word' });
-    segmenters.set(lang, segmenter);
-  }
   const out: Word[] = [];
-  for (const s of segmenter.segment(text)) {
+  for (const s of segmenter(lang, 'word').segment(text)) {
     if (!s.isWordLike) continue;
     const lower = s.segment.toLocaleLowerCase(lang);
     out.push({ lower, folded: fold(lower) });

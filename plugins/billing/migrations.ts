@@ -2,19 +2,13 @@
  * Billing's own tables (docs/plugins.md: a plugin's tables are its own, run with its own migration
  * table `charla_plugin_billing_migrations`). Names are never renamed; add new ones at the end.
  */
-import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-
-/** Runs statements one at a time (PGlite's extended protocol takes one per query). */
-async function run(db: Kysely<unknown>, statements: string[]): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
-}
+import { sqlMigration } from '../../engine/store/sql-migration.ts';
 
 export const migrations: Record<string, Migration> = {
-  '202611240000_billing': {
-    async up(db) {
-      await run(db, [
-        `CREATE TABLE billing_grants (
+  '202611240000_billing': sqlMigration({
+    up: [
+      `CREATE TABLE billing_grants (
           id text PRIMARY KEY DEFAULT gen_random_uuid()::text,
           key text NOT NULL UNIQUE,
           user_id text NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
@@ -26,15 +20,15 @@ export const migrations: Record<string, Migration> = {
           expires_after timestamptz,
           created_at timestamptz NOT NULL DEFAULT now()
         )`,
-        'CREATE INDEX billing_grants_user ON billing_grants (user_id, created_at)',
-        `CREATE TABLE billing_events (
+      'CREATE INDEX billing_grants_user ON billing_grants (user_id, created_at)',
+      `CREATE TABLE billing_events (
           id text PRIMARY KEY,
           type text NOT NULL,
           created timestamptz NOT NULL,
           received_at timestamptz NOT NULL DEFAULT now(),
           outcome text NOT NULL
         )`,
-        `CREATE TABLE billing_subscriptions (
+      `CREATE TABLE billing_subscriptions (
           id text PRIMARY KEY,
           user_id text NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
           status text NOT NULL,
@@ -43,8 +37,8 @@ export const migrations: Record<string, Migration> = {
           event_created timestamptz NOT NULL,
           updated_at timestamptz NOT NULL DEFAULT now()
         )`,
-        'CREATE INDEX billing_subscriptions_user ON billing_subscriptions (user_id)',
-        `CREATE TABLE billing_coupons (
+      'CREATE INDEX billing_subscriptions_user ON billing_subscriptions (user_id)',
+      `CREATE TABLE billing_coupons (
           id text PRIMARY KEY DEFAULT gen_random_uuid()::text,
           code text NOT NULL UNIQUE CHECK (code = upper(code) AND length(code) BETWEEN 1 AND 64),
           days integer NOT NULL CHECK (days > 0),
@@ -55,22 +49,19 @@ export const migrations: Record<string, Migration> = {
           created_at timestamptz NOT NULL DEFAULT now(),
           CHECK (max_redemptions IS NULL OR redeemed <= max_redemptions)
         )`,
-        `CREATE TABLE billing_coupon_redemptions (
+      `CREATE TABLE billing_coupon_redemptions (
           coupon_id text NOT NULL REFERENCES billing_coupons(id) ON DELETE CASCADE,
           user_id text NOT NULL REFERENCES owners(id) ON DELETE CASCADE,
           created_at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (coupon_id, user_id)
         )`,
-      ]);
-    },
-    async down(db) {
-      await run(db, [
-        'DROP TABLE billing_coupon_redemptions',
-        'DROP TABLE billing_coupons',
-        'DROP TABLE billing_subscriptions',
-        'DROP TABLE billing_events',
-        'DROP TABLE billing_grants',
-      ]);
-    },
-  },
+    ],
+    down: [
+      'DROP TABLE billing_coupon_redemptions',
+      'DROP TABLE billing_coupons',
+      'DROP TABLE billing_subscriptions',
+      'DROP TABLE billing_events',
+      'DROP TABLE billing_grants',
+    ],
+  }),
 };

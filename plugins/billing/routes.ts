@@ -40,6 +40,11 @@ import { reconcile, webhookRoute } from './webhook-route.ts';
 
 const OWNER = { owner: { self: true as const } };
 
+/** A route's error answers: each status code with a {@link BillingErrorBody}. */
+function errorBodies<const C extends number>(...codes: C[]): Record<C, typeof BillingErrorBody> {
+  return Object.fromEntries(codes.map((c) => [c, BillingErrorBody])) as Record<C, typeof BillingErrorBody>;
+}
+
 /** The routes (a Fastify plugin mounted at the root: `prefix: ''`). */
 export function billingRoutes(deps: BillingRouteDeps): FastifyPluginAsync {
   return async (app) => {
@@ -127,11 +132,7 @@ function ownerRoutes({ ctx, stripe }: BillingRouteDeps): FastifyPluginAsyncZod {
           body: CheckoutBody,
           response: {
             200: z.object({ url: z.string() }),
-            400: BillingErrorBody,
-            401: BillingErrorBody,
-            409: BillingErrorBody,
-            502: BillingErrorBody,
-            503: BillingErrorBody,
+            ...errorBodies(400, 401, 409, 502, 503),
           },
         },
       },
@@ -190,10 +191,7 @@ function ownerRoutes({ ctx, stripe }: BillingRouteDeps): FastifyPluginAsyncZod {
               cancelAtPeriodEnd: z.boolean(),
               currentPeriodEnd: z.string().nullable(),
             }),
-            401: BillingErrorBody,
-            404: BillingErrorBody,
-            502: BillingErrorBody,
-            503: BillingErrorBody,
+            ...errorBodies(401, 404, 502, 503),
           },
         },
       },

@@ -104,6 +104,14 @@ export const HANDLED_EVENTS = [
 
 const fromUnix = (s: number) => new Date(s * 1000);
 
+/** The clock and log applying an event uses. */
+export interface EventDeps {
+  now: Date;
+  log: Logger;
+}
+type Session = z.infer<typeof SessionObject>;
+type Invoice = z.infer<typeof InvoiceObject>;
+
 /**
  * Applies one verified event in one transaction (see the module comment).
  * @throws on a database error (the event stays unrecorded; the route answers 500 and Stripe retries).
@@ -111,7 +119,7 @@ const fromUnix = (s: number) => new Date(s * 1000);
 export async function applyEvent(
   db: BillingDb,
   event: StripeEventLike,
-  deps: { now: Date; log: Logger },
+  deps: EventDeps,
 ): Promise<EventOutcome> {
   return db.transaction().execute(async (trx) => {
     const fresh = await recordEvent(trx, {
@@ -128,12 +136,10 @@ export async function applyEvent(
 }
 
 type Trx = Parameters<typeof recordEvent>[0];
+/** What applying an event tells (whether it was a duplicate is {@link applyEvent}'s to say). */
+type Applied = Omit<EventOutcome, 'duplicate'>;
 
-async function handle(
-  trx: Trx,
-  event: StripeEventLike,
-  deps: { now: Date; log: Logger },
-): Promise<Omit<EventOutcome, 'duplicate'>> {
+async function handle(trx: Trx, event: StripeEventLike, deps: EventDeps): Promise<Applied> {
   const created = fromUnix(event.created);
   switch (event.type) {
     case 'checkout.session.completed':
@@ -173,12 +179,7 @@ async function ownerOf(trx: Trx, fromMetadata: string | null | undefined, subscr
   return subscriptionId ? subscriptionOwner(trx, subscriptionId) : undefined;
 }
 
-async function sessionPaid(
-  trx: Trx,
-  session: z.infer<typeof SessionObject>,
-  created: Date,
-  deps: { now: Date; log: Logger },
-): Promise<Omit<EventOutcome, 'duplicate'>> {
+async function sessionPaid(trx: Trx, session: Session, created: Date, deps: EventDeps): Promise<Applied> {
   const userId = await ownerOf(trx, session.client_reference_id ?? session.metadata?.[META.owner]);
   if (!userId) return { outcome: 'ignored: no Charla owner on the session' };
   const paid = session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
@@ -234,12 +235,7 @@ async function sessionPaid(
     : { outcome: 'already granted (session)' };
 }
 
-async function invoicePaid(
-  trx: Trx,
-  invoice: z.infer<typeof InvoiceObject>,
-  created: Date,
-  deps: { now: Date; log: Logger },
-): Promise<Omit<EventOutcome, 'duplicate'>> {
+async function invoicePaid(trx: Trx, invoice: Invoice, created: Date, deps: EventDeps): Promise<Applied> {
   const details = invoice.parent?.subscription_details;
   const subscriptionId = details?.subscription ?? invoice.subscription;
   if (!subscriptionId) return { outcome: 'ignored: not a subscription invoice' };

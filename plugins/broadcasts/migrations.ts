@@ -3,18 +3,13 @@
  * that lets a broadcast resume after a crash without sending anyone the same message twice), and
  * the followers who blocked the bot (left out of later broadcasts).
  */
-import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-
-async function run(db: Kysely<unknown>, statements: string[]): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
-}
+import { sqlMigration } from '../../engine/store/sql-migration.ts';
 
 export const migrations: Record<string, Migration> = {
-  '202611260100_broadcasts': {
-    async up(db) {
-      await run(db, [
-        `CREATE TABLE broadcasts (
+  '202611260100_broadcasts': sqlMigration({
+    up: [
+      `CREATE TABLE broadcasts (
           id text PRIMARY KEY DEFAULT gen_random_uuid()::text,
           chatbot_id text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
           text text NOT NULL DEFAULT '',
@@ -26,8 +21,8 @@ export const migrations: Record<string, Migration> = {
           created_at timestamptz NOT NULL DEFAULT now(),
           finished_at timestamptz
         )`,
-        'CREATE INDEX broadcasts_bot ON broadcasts (chatbot_id, created_at)',
-        `CREATE TABLE broadcast_recipients (
+      'CREATE INDEX broadcasts_bot ON broadcasts (chatbot_id, created_at)',
+      `CREATE TABLE broadcast_recipients (
           broadcast_id text NOT NULL REFERENCES broadcasts(id) ON DELETE CASCADE,
           channel text NOT NULL,
           chat_id text NOT NULL,
@@ -36,22 +31,15 @@ export const migrations: Record<string, Migration> = {
           sent_at timestamptz,
           PRIMARY KEY (broadcast_id, channel, chat_id)
         )`,
-        'CREATE INDEX broadcast_recipients_pending ON broadcast_recipients (broadcast_id, status)',
-        `CREATE TABLE broadcast_blocked (
+      'CREATE INDEX broadcast_recipients_pending ON broadcast_recipients (broadcast_id, status)',
+      `CREATE TABLE broadcast_blocked (
           chatbot_id text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
           channel text NOT NULL,
           chat_id text NOT NULL,
           blocked_at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (chatbot_id, channel, chat_id)
         )`,
-      ]);
-    },
-    async down(db) {
-      await run(db, [
-        'DROP TABLE broadcast_blocked',
-        'DROP TABLE broadcast_recipients',
-        'DROP TABLE broadcasts',
-      ]);
-    },
-  },
+    ],
+    down: ['DROP TABLE broadcast_blocked', 'DROP TABLE broadcast_recipients', 'DROP TABLE broadcasts'],
+  }),
 };

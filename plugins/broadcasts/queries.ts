@@ -4,6 +4,7 @@
  */
 import { type ColumnType, type Kysely, sql } from 'kysely';
 import type { Database } from '../../engine/store/database.ts';
+import { CHAT_KEY, chatColumns } from '../../engine/store/queries/keys.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -199,8 +200,8 @@ export async function markBlocked(
 ) {
   await db
     .insertInto('broadcast_blocked')
-    .values({ chatbot_id: chatbotId, channel, chat_id: chatId, blocked_at: now })
-    .onConflict((oc) => oc.columns(['chatbot_id', 'channel', 'chat_id']).doUpdateSet({ blocked_at: now }))
+    .values({ ...chatColumns({ chatbotId, channel, chatId }), blocked_at: now })
+    .onConflict((oc) => oc.columns(CHAT_KEY).doUpdateSet({ blocked_at: now }))
     .execute();
 }
 

@@ -4,18 +4,13 @@
  * the owner's own Telegram chat linked to the bot (a one-time code, stored hashed, until linked);
  * and which follower each message forwarded to that chat came from (so a reply finds them).
  */
-import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-
-async function run(db: Kysely<unknown>, statements: string[]): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
-}
+import { sqlMigration } from '../../engine/store/sql-migration.ts';
 
 export const migrations: Record<string, Migration> = {
-  '202611260000_conversation_state': {
-    async up(db) {
-      await run(db, [
-        `CREATE TABLE conversation_state (
+  '202611260000_conversation_state': sqlMigration({
+    up: [
+      `CREATE TABLE conversation_state (
           chatbot_id text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
           channel text NOT NULL,
           chat_id text NOT NULL,
@@ -25,16 +20,12 @@ export const migrations: Record<string, Migration> = {
           updated_at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (chatbot_id, channel, chat_id)
         )`,
-      ]);
-    },
-    async down(db) {
-      await run(db, ['DROP TABLE conversation_state']);
-    },
-  },
-  '202611270000_owner_phone': {
-    async up(db) {
-      await run(db, [
-        `CREATE TABLE conversation_owner_phones (
+    ],
+    down: ['DROP TABLE conversation_state'],
+  }),
+  '202611270000_owner_phone': sqlMigration({
+    up: [
+      `CREATE TABLE conversation_owner_phones (
           chatbot_id text PRIMARY KEY REFERENCES chatbots(id) ON DELETE CASCADE,
           channel text,
           chat_id text,
@@ -42,7 +33,7 @@ export const migrations: Record<string, Migration> = {
           code_expires_at timestamptz,
           linked_at timestamptz
         )`,
-        `CREATE TABLE conversation_forwards (
+      `CREATE TABLE conversation_forwards (
           chatbot_id text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
           message_id text NOT NULL,
           channel text NOT NULL,
@@ -50,11 +41,8 @@ export const migrations: Record<string, Migration> = {
           created_at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (chatbot_id, message_id)
         )`,
-        'CREATE INDEX conversation_forwards_age ON conversation_forwards (created_at)',
-      ]);
-    },
-    async down(db) {
-      await run(db, ['DROP TABLE conversation_forwards', 'DROP TABLE conversation_owner_phones']);
-    },
-  },
+      'CREATE INDEX conversation_forwards_age ON conversation_forwards (created_at)',
+    ],
+    down: ['DROP TABLE conversation_forwards', 'DROP TABLE conversation_owner_phones'],
+  }),
 };

@@ -8,12 +8,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { PluginContext } from '../../engine/registry/index.ts';
+import { BotParams, ownedBotOf } from '../../engine/registry/owner-routes.ts';
 import { PhoneLinkAnswer, PhoneStatus } from './api.ts';
 import { createLinkCode, findOwnerPhone, unlinkOwnerPhone } from './phone.ts';
 import type { ConversationsDb } from './queries.ts';
 import type { TurnStateCache } from './turn-state.ts';
 
-const BotParams = z.object({ chatbotId: z.string().min(1).max(100) });
 const ErrorBody = z.object({ error: z.string(), code: z.string().optional() });
 
 /** The phone-link routes above; an unlink is told to `turnState` so every process stops forwarding. */
@@ -23,8 +23,7 @@ export function phoneRoutes(
   turnState: TurnStateCache,
 ): FastifyPluginAsyncZod {
   /** The owner's bot, or 404 with the spec's bot-not-found text (the registry's bot port). */
-  const ownedBot = async (req: Parameters<PluginContext['requireOwner']>[0], chatbotId: string) =>
-    (await ctx.bots.owned(req, chatbotId)).bot;
+  const ownedBot = ownedBotOf(ctx);
   const probe = (method: 'GET' | 'POST' | 'DELETE') => ({
     owner: { probe: (a: { botId: string }) => ({ method, url: `/api/conversations/${a.botId}/phone` }) },
   });

@@ -7,6 +7,7 @@
 import type { ColumnType } from 'kysely';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ConversationMessage, Database, StoredTurnMeta } from '../../engine/store/database.ts';
+import { CHAT_KEY, type ChatKey, chatColumns, ofChat } from '../../engine/store/queries/keys.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -51,24 +52,14 @@ export function conversationsDb(db: Kysely<Database>): ConversationsDb {
 }
 
 /** One conversation: a follower of a bot on a channel. */
-export interface ConversationKey {
-  chatbotId: string;
-  channel: string;
-  chatId: string;
-}
+export type ConversationKey = ChatKey;
 
 /** The conversation's state, if any was stored. */
 export async function findState(
   db: ConversationsDb,
   k: ConversationKey,
 ): Promise<ConversationStateRow | undefined> {
-  return db
-    .selectFrom('conversation_state')
-    .selectAll()
-    .where('chatbot_id', '=', k.chatbotId)
-    .where('channel', '=', k.channel)
-    .where('chat_id', '=', k.chatId)
-    .executeTakeFirst();
+  return db.selectFrom('conversation_state').selectAll().where(ofChat(k)).executeTakeFirst();
 }
 
 /** Upserts part of a conversation's state. */
@@ -80,10 +71,8 @@ export async function saveState(
 ): Promise<void> {
   await db
     .insertInto('conversation_state')
-    .values({ chatbot_id: k.chatbotId, channel: k.channel, chat_id: k.chatId, ...change, updated_at: now })
-    .onConflict((oc) =>
-      oc.columns(['chatbot_id', 'channel', 'chat_id']).doUpdateSet({ ...change, updated_at: now }),
-    )
+    .values({ ...chatColumns(k), ...change, updated_at: now })
+    .onConflict((oc) => oc.columns(CHAT_KEY).doUpdateSet({ ...change, updated_at: now }))
     .execute();
 }
 
@@ -171,23 +160,8 @@ export async function deleteConversation(db: ConversationsDb, k: ConversationKey
     .where('channel', '=', k.channel)
     .where('user_id', '=', k.chatId)
     .executeTakeFirst();
-  await db
-    .deleteFrom('conversation_state')
-    .where('chatbot_id', '=', k.chatbotId)
-    .where('channel', '=', k.channel)
-    .where('chat_id', '=', k.chatId)
-    .execute();
+  await db.deleteFrom('conversation_state').where(ofChat(k)).execute();
   return Number(r.numDeletedRows);
-}
-
-/** The bot if it is the owner's. */
-export async function findOwnedBot(db: ConversationsDb, chatbotId: string, userId: string) {
-  return db
-    .selectFrom('chatbots')
-    .select(['id', 'business_name'])
-    .where('id', '=', chatbotId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
 }
 
 /** The attachment a stored bot message carried, if any. */

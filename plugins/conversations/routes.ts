@@ -22,6 +22,7 @@ import { AppError } from '../../engine/errors.ts';
 import { openSse } from '../../engine/http/sse.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
 import { PRESETS, type RecordingEffects, VOICE_SEND_ERROR } from '../audio-effects/api.ts';
+import { BotParams, ownedBotOf } from '../../engine/registry/owner-routes.ts';
 import {
   ConversationQuery,
   ConversationsErrorBody,
@@ -43,7 +44,6 @@ import {
 } from './queries.ts';
 import type { TurnStateCache } from './turn-state.ts';
 
-const BotParams = z.object({ chatbotId: z.string().min(1).max(100) });
 const PAGE = 50;
 /** A comment line every 25 s keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 25_000;
@@ -61,8 +61,7 @@ export function conversationRoutes(
   effects: RecordingEffects,
 ): FastifyPluginAsyncZod {
   /** The owner's bot, or 404 with the spec's bot-not-found text (the registry's bot port). */
-  const ownedBot = async (req: Parameters<PluginContext['requireOwner']>[0], chatbotId: string) =>
-    (await ctx.bots.owned(req, chatbotId)).bot;
+  const ownedBot = ownedBotOf(ctx);
   const probe = (method: 'GET' | 'POST' | 'DELETE', path: string, json?: Record<string, unknown>) => ({
     owner: {
       probe: (a: { botId: string }) => ({

@@ -9,30 +9,24 @@
  * tries the free places in turn, so with max_simultaneous 3 exactly three of twenty racing
  * followers get the slot, whatever the isolation level or the number of processes.
  */
-import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-
-/** Runs statements one at a time (PGlite's extended protocol takes one per query). */
-async function run(db: Kysely<unknown>, statements: string[]): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(db);
-}
+import { sqlMigration } from '../../engine/store/sql-migration.ts';
 
 export const migrations: Record<string, Migration> = {
-  '202611250000_reservations': {
-    async up(db) {
-      await run(db, [
-        // Once per database, in `public` (the operator classes are found from any schema). Two
-        // processes (or test files) migrating at once: the loser's duplicate is ignored.
-        `DO $$ BEGIN
+  '202611250000_reservations': sqlMigration({
+    up: [
+      // Once per database, in `public` (the operator classes are found from any schema). Two
+      // processes (or test files) migrating at once: the loser's duplicate is ignored.
+      `DO $$ BEGIN
            CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public;
          EXCEPTION WHEN unique_violation OR duplicate_object THEN NULL;
          END $$`,
-        `CREATE TABLE reservation_config (
+      `CREATE TABLE reservation_config (
           chatbot_id text PRIMARY KEY REFERENCES chatbots(id) ON DELETE CASCADE,
           config jsonb NOT NULL,
           updated_at timestamptz NOT NULL DEFAULT now()
         )`,
-        `CREATE TABLE reservations_v1 (
+      `CREATE TABLE reservations_v1 (
           reservation_id text PRIMARY KEY DEFAULT gen_random_uuid()::text,
           reservation_code text NOT NULL UNIQUE,
           chatbot_ref text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
@@ -64,9 +58,9 @@ export const migrations: Record<string, Migration> = {
             chatbot_ref WITH =, place WITH =, tstzrange(starts_at, ends_at) WITH &&
           ) WHERE (status IN ('hold', 'confirmed'))
         )`,
-        'CREATE INDEX reservations_v1_bot_start ON reservations_v1 (chatbot_ref, starts_at)',
-        'CREATE INDEX reservations_v1_follower ON reservations_v1 (chatbot_ref, channel, chat_id)',
-        `CREATE TABLE reservation_dialogues (
+      'CREATE INDEX reservations_v1_bot_start ON reservations_v1 (chatbot_ref, starts_at)',
+      'CREATE INDEX reservations_v1_follower ON reservations_v1 (chatbot_ref, channel, chat_id)',
+      `CREATE TABLE reservation_dialogues (
           chatbot_id text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
           channel text NOT NULL,
           chat_id text NOT NULL,
@@ -74,14 +68,7 @@ export const migrations: Record<string, Migration> = {
           updated_at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (chatbot_id, channel, chat_id)
         )`,
-      ]);
-    },
-    async down(db) {
-      await run(db, [
-        'DROP TABLE reservation_dialogues',
-        'DROP TABLE reservations_v1',
-        'DROP TABLE reservation_config',
-      ]);
-    },
-  },
+    ],
+    down: ['DROP TABLE reservation_dialogues', 'DROP TABLE reservations_v1', 'DROP TABLE reservation_config'],
+  }),
 };

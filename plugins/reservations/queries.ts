@@ -4,7 +4,7 @@
  * database's `now()`, so tests can move the clock.
  */
 import { randomInt } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../engine/store/database.ts';
 import { defaultConfig, ReservationConfig } from './config.ts';
 import type { Slot } from './slots.ts';
@@ -38,6 +38,15 @@ function sqlState(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err
     ? String((err as { code: unknown }).code)
     : undefined;
+}
+
+/** The filter of active reservations: confirmed, or a hold not yet expired at `now`. */
+export function isActive(now: Date) {
+  return (eb: ExpressionBuilder<ReservationTables, 'reservations_v1'>) =>
+    eb.or([
+      eb('status', '=', 'confirmed'),
+      eb.and([eb('status', '=', 'hold'), eb('hold_expires_at', '>', now)]),
+    ]);
 }
 
 /** Characters of a reservation code: no 0/O, 1/I/L look-alikes. */
@@ -109,12 +118,7 @@ export async function activeBetween(
     .where('chatbot_ref', '=', chatbotId)
     .where('starts_at', '<', to)
     .where('ends_at', '>', from)
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'confirmed'),
-        eb.and([eb('status', '=', 'hold'), eb('hold_expires_at', '>', now)]),
-      ]),
-    )
+    .where(isActive(now))
     .execute();
 }
 
@@ -137,6 +141,56 @@ export interface NewReservation {
   now: Date;
 }
 
+/** Places 1 to `maxPlaces`, those no active reservation (but `except`) holds during the slot first. */
+async function placesFreeFirst(
+  db: ReservationsDb,
+  chatbotId: string,
+  slot: Pick<Slot, 'startsAt' | 'endsAt'>,
+  now: Date,
+  maxPlaces: number,
+  except?: string,
+): Promise<number[]> {
+  const taken = new Set(
+    (await activeBetween(db, chatbotId, slot.startsAt, slot.endsAt, now))
+      .filter((a) => a.reservation_id !== except)
+      .map((a) => a.place),
+  );
+  return [...Array(maxPlaces).keys()]
+    .map((i) => i + 1)
+    .sort((a, b) => Number(taken.has(a)) - Number(taken.has(b)));
+}
+
+/**
+ * Writes on the places in turn until one takes it: `write`'s answer, or `full` when the exclusion
+ * constraint refuses every place. A deadlock tries the same place again (the racing booking went
+ * through: look again), as does a unique violation when `onUnique` is given and finds nothing;
+ * what `onUnique` finds is the answer. At most {@link TRIES_PER_PLACE} tries a place.
+ */
+async function onFirstFreePlace<R>(
+  places: number[],
+  write: (place: number) => Promise<R | 'full'>,
+  onUnique?: () => Promise<R | undefined>,
+): Promise<R | 'full'> {
+  for (const place of places) {
+    for (let attempt = 0; attempt < TRIES_PER_PLACE; attempt++) {
+      try {
+        return await write(place);
+      } catch (err) {
+        const state = sqlState(err);
+        if (state === EXCLUSION_VIOLATION) break; // this place is taken: the next one
+        if (state === DEADLOCK_DETECTED) continue;
+        if (state === UNIQUE_VIOLATION && onUnique) {
+          const found = await onUnique();
+          if (found) return found;
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+  return 'full';
+}
+
 /**
  * Stores a reservation on the first free place of its slot (1 to `maxPlaces`). Each attempt is one
  * statement the exclusion constraint checks, so racing bookings cannot share a place.
@@ -152,59 +206,41 @@ export async function insertOnFreePlace(
     const before = await findByIdempotencyKey(db, r.idempotencyKey);
     if (before) return before;
   }
-  const taken = new Set(
-    (await activeBetween(db, r.chatbotId, r.slot.startsAt, r.slot.endsAt, r.now)).map((a) => a.place),
+  const places = await placesFreeFirst(db, r.chatbotId, r.slot, r.now, maxPlaces);
+  return onFirstFreePlace(
+    places,
+    (place) =>
+      db
+        .insertInto('reservations_v1')
+        .values({
+          reservation_code: newReservationCode(),
+          chatbot_ref: r.chatbotId,
+          customer_name: r.customerName ?? null,
+          customer_contact: r.customerContact ?? null,
+          customer_email: r.customerEmail ?? null,
+          reason: r.reason ?? null,
+          service: r.service,
+          party_size: r.partySize ?? null,
+          reserved_date: r.slot.date,
+          reserved_time: r.slot.start,
+          slot_id: r.slot.id,
+          starts_at: r.slot.startsAt,
+          ends_at: r.slot.endsAt,
+          place,
+          status: r.status,
+          hold_expires_at: r.holdExpiresAt,
+          source: r.source,
+          channel: r.channel,
+          chat_id: r.chatId,
+          idempotency_key: r.idempotencyKey,
+          created_at: r.now,
+          updated_at: r.now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    // A replay that raced this one, or else a code collision: another code.
+    async () => (r.idempotencyKey ? findByIdempotencyKey(db, r.idempotencyKey) : undefined),
   );
-  const order = [...Array(maxPlaces).keys()]
-    .map((i) => i + 1)
-    .sort((a, b) => Number(taken.has(a)) - Number(taken.has(b)));
-  for (const place of order) {
-    for (let attempt = 0; attempt < TRIES_PER_PLACE; attempt++) {
-      try {
-        return await db
-          .insertInto('reservations_v1')
-          .values({
-            reservation_code: newReservationCode(),
-            chatbot_ref: r.chatbotId,
-            customer_name: r.customerName ?? null,
-            customer_contact: r.customerContact ?? null,
-            customer_email: r.customerEmail ?? null,
-            reason: r.reason ?? null,
-            service: r.service,
-            party_size: r.partySize ?? null,
-            reserved_date: r.slot.date,
-            reserved_time: r.slot.start,
-            slot_id: r.slot.id,
-            starts_at: r.slot.startsAt,
-            ends_at: r.slot.endsAt,
-            place,
-            status: r.status,
-            hold_expires_at: r.holdExpiresAt,
-            source: r.source,
-            channel: r.channel,
-            chat_id: r.chatId,
-            idempotency_key: r.idempotencyKey,
-            created_at: r.now,
-            updated_at: r.now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-      } catch (err) {
-        const state = sqlState(err);
-        if (state === EXCLUSION_VIOLATION) break; // this place is taken: the next one
-        if (state === DEADLOCK_DETECTED) continue; // the racing booking went through: look again
-        if (state === UNIQUE_VIOLATION) {
-          if (r.idempotencyKey) {
-            const before = await findByIdempotencyKey(db, r.idempotencyKey);
-            if (before) return before;
-          }
-          continue; // a code collision: another code
-        }
-        throw err;
-      }
-    }
-  }
-  return 'full';
 }
 
 /** The reservation stored under an idempotency key. */
@@ -232,31 +268,6 @@ export async function findByCode(
 /** A reservation by id. */
 export async function findReservation(db: ReservationsDb, id: string): Promise<Reservation | undefined> {
   return db.selectFrom('reservations_v1').selectAll().where('reservation_id', '=', id).executeTakeFirst();
-}
-
-/** The follower's own reservations from now on (confirmed or held), soonest first. */
-export async function followerReservations(
-  db: ReservationsDb,
-  chatbotId: string,
-  channel: string,
-  chatId: string,
-  now: Date,
-): Promise<Reservation[]> {
-  return db
-    .selectFrom('reservations_v1')
-    .selectAll()
-    .where('chatbot_ref', '=', chatbotId)
-    .where('channel', '=', channel)
-    .where('chat_id', '=', chatId)
-    .where('ends_at', '>', now)
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'confirmed'),
-        eb.and([eb('status', '=', 'hold'), eb('hold_expires_at', '>', now)]),
-      ]),
-    )
-    .orderBy('starts_at')
-    .execute();
 }
 
 /** The details a confirmation stores. */
@@ -295,46 +306,35 @@ export async function moveToFreePlace(
   now: Date,
   status?: 'hold' | 'confirmed',
 ): Promise<Reservation | 'full'> {
-  const taken = new Set(
-    (await activeBetween(db, reservation.chatbot_ref, slot.startsAt, slot.endsAt, now))
-      .filter((a) => a.reservation_id !== reservation.reservation_id)
-      .map((a) => a.place),
+  const places = await placesFreeFirst(
+    db,
+    reservation.chatbot_ref,
+    slot,
+    now,
+    maxPlaces,
+    reservation.reservation_id,
   );
-  const order = [...Array(maxPlaces).keys()]
-    .map((i) => i + 1)
-    .sort((a, b) => Number(taken.has(a)) - Number(taken.has(b)));
-  for (const place of order) {
-    for (let attempt = 0; attempt < TRIES_PER_PLACE; attempt++) {
-      try {
-        const moved = await db
-          .updateTable('reservations_v1')
-          .set({
-            slot_id: slot.id,
-            reserved_date: slot.date,
-            reserved_time: slot.start,
-            starts_at: slot.startsAt,
-            ends_at: slot.endsAt,
-            service,
-            place,
-            ...(status ? { status, hold_expires_at: null } : {}),
-            reminder_24h_sent_at: null,
-            reminder_2h_sent_at: null,
-            updated_at: now,
-          })
-          .where('reservation_id', '=', reservation.reservation_id)
-          .returningAll()
-          .executeTakeFirst();
-        if (moved) return moved;
-        return 'full';
-      } catch (err) {
-        const state = sqlState(err);
-        if (state === EXCLUSION_VIOLATION) break; // this place is taken: the next one
-        if (state === DEADLOCK_DETECTED) continue; // a racing booking went through: look again
-        throw err;
-      }
-    }
-  }
-  return 'full';
+  return onFirstFreePlace(places, async (place) => {
+    const moved = await db
+      .updateTable('reservations_v1')
+      .set({
+        slot_id: slot.id,
+        reserved_date: slot.date,
+        reserved_time: slot.start,
+        starts_at: slot.startsAt,
+        ends_at: slot.endsAt,
+        service,
+        place,
+        ...(status ? { status, hold_expires_at: null } : {}),
+        reminder_24h_sent_at: null,
+        reminder_2h_sent_at: null,
+        updated_at: now,
+      })
+      .where('reservation_id', '=', reservation.reservation_id)
+      .returningAll()
+      .executeTakeFirst();
+    return moved ?? 'full';
+  });
 }
 
 /** Sets a reservation's status (and details); returns the updated row. */

@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
+import { BotParams, ownedBotOf } from '../../engine/registry/owner-routes.ts';
 import {
   AddBody,
   ConfigAnswer,
@@ -31,7 +32,6 @@ import { findConfig, type Reservation, type ReservationsDb, saveConfig } from '.
 import type { Bookings } from './service.ts';
 import { addDays, instantOf, localDate, localTime } from './slots.ts';
 
-const BotParams = z.object({ chatbotId: z.string().min(1).max(100) });
 const RowParams = BotParams.extend({ reservationId: z.string().min(1).max(100) });
 
 /** The first instant of a local date (midnight, or the first hour that exists when a DST change skips it). */
@@ -68,8 +68,7 @@ export function reservationRoutes(
   bookings: Bookings,
 ): FastifyPluginAsyncZod {
   /** The owner's bot, or 404 with the spec's bot-not-found text (the registry's bot port). */
-  const ownedBot = async (req: Parameters<PluginContext['requireOwner']>[0], chatbotId: string) =>
-    (await ctx.bots.owned(req, chatbotId)).bot;
+  const ownedBot = ownedBotOf(ctx);
   const probe = (
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,

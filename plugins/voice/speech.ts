@@ -75,15 +75,22 @@ const EXTENSIONS: Record<string, string> = {
   'audio/webm': 'webm',
 };
 
+/**
+ * The client of the OpenAI-compatible speech-to-text (`STT`) or text-to-speech (`TTS`) service:
+ * `CHARLA_<service>_BASE_URL` with its own key (else `OPENAI_API_KEY`), its timeout and no retries;
+ * null when that base URL is not configured.
+ */
+function speechClient(env: VoiceEnv, service: 'STT' | 'TTS'): OpenAI | null {
+  const baseURL = env[`CHARLA_${service}_BASE_URL`];
+  if (!baseURL) return null;
+  const apiKey = env[`CHARLA_${service}_API_KEY`] ?? env.OPENAI_API_KEY ?? 'not-needed';
+  return new OpenAI({ baseURL, apiKey, timeout: env[`CHARLA_${service}_TIMEOUT_MS`], maxRetries: 0 });
+}
+
 /** The transcriber of `CHARLA_STT_BASE_URL`, or null when none is configured. */
 export function createTranscriber(env: VoiceEnv): Transcriber | null {
-  if (!env.CHARLA_STT_BASE_URL) return null;
-  const client = new OpenAI({
-    baseURL: env.CHARLA_STT_BASE_URL,
-    apiKey: env.CHARLA_STT_API_KEY ?? env.OPENAI_API_KEY ?? 'not-needed',
-    timeout: env.CHARLA_STT_TIMEOUT_MS,
-    maxRetries: 0,
-  });
+  const client = speechClient(env, 'STT');
+  if (!client) return null;
   return {
     async transcribe(audio, mime, language) {
       const type = (mime ?? 'audio/ogg').split(';')[0]!.trim();
@@ -100,13 +107,8 @@ export function createTranscriber(env: VoiceEnv): Transcriber | null {
 
 /** The speaker of `CHARLA_TTS_BASE_URL`, or null when none is configured. */
 export function createSpeaker(env: VoiceEnv): Speaker | null {
-  if (!env.CHARLA_TTS_BASE_URL) return null;
-  const client = new OpenAI({
-    baseURL: env.CHARLA_TTS_BASE_URL,
-    apiKey: env.CHARLA_TTS_API_KEY ?? env.OPENAI_API_KEY ?? 'not-needed',
-    timeout: env.CHARLA_TTS_TIMEOUT_MS,
-    maxRetries: 0,
-  });
+  const client = speechClient(env, 'TTS');
+  if (!client) return null;
   const voices = env.CHARLA_TTS_VOICES
     ? env.CHARLA_TTS_VOICES.split(',')
         .map((v) => v.trim())

@@ -1,6 +1,7 @@
 /** Chatbot rows (spec 000 §3, §7 data service: select by user newest first, by id; insert; update). */
 import type { Kysely } from 'kysely';
 import type { Chatbot, ChatbotUpdate, Database, NewChatbot } from '../database.ts';
+import { ownedRow } from './keys.ts';
 
 /** A bot by id, or undefined. */
 export async function findChatbot(db: Kysely<Database>, id: string): Promise<Chatbot | undefined> {
@@ -39,12 +40,7 @@ export async function findOwnedChatbot(
   userId: string,
   id: string,
 ): Promise<Chatbot | undefined> {
-  return db
-    .selectFrom('chatbots')
-    .selectAll()
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  return db.selectFrom('chatbots').selectAll().where(ownedRow(userId, id)).executeTakeFirst();
 }
 
 /** The newest bot of an owner: "the newest chatbot of a user is the one loaded" (spec 000 §3). */
@@ -93,8 +89,7 @@ export async function updateOwnedChatbot(
   return db
     .updateTable('chatbots')
     .set({ ...values, updated_at: new Date() })
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
+    .where(ownedRow(userId, id))
     .returningAll()
     .executeTakeFirst();
 }

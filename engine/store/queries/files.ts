@@ -1,6 +1,7 @@
 /** chatbot_files rows (spec 000 §7 data service). */
 import { type Kysely, sql } from 'kysely';
 import type { ChatbotFile, Database, NewChatbotFile } from '../database.ts';
+import { ownedRow } from './keys.ts';
 
 /** A bot's files, newest first (spec 000 §7). */
 export async function listFiles(db: Kysely<Database>, chatbotId: string): Promise<ChatbotFile[]> {
@@ -19,12 +20,7 @@ export async function findOwnedFile(
   userId: string,
   id: string,
 ): Promise<ChatbotFile | undefined> {
-  return db
-    .selectFrom('chatbot_files')
-    .selectAll()
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  return db.selectFrom('chatbot_files').selectAll().where(ownedRow(userId, id)).executeTakeFirst();
 }
 
 /** A file by id, or undefined. */
@@ -71,8 +67,7 @@ export async function updateOwnedFile(
   return db
     .updateTable('chatbot_files')
     .set(values)
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
+    .where(ownedRow(userId, id))
     .returningAll()
     .executeTakeFirst();
 }
@@ -83,12 +78,7 @@ export async function deleteOwnedFile(
   userId: string,
   id: string,
 ): Promise<ChatbotFile | undefined> {
-  return db
-    .deleteFrom('chatbot_files')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .returningAll()
-    .executeTakeFirst();
+  return db.deleteFrom('chatbot_files').where(ownedRow(userId, id)).returningAll().executeTakeFirst();
 }
 
 /** Storage keys of every stored file of an owner (to remove the bytes when the owner is deleted). */

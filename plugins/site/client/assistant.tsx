@@ -94,14 +94,9 @@ function Assistant({ texts, lang }: { texts: AssistantTexts; lang: string }) {
               {texts.title}
             </button>
           </h2>
-          <button
-            type="button"
-            aria-label={texts.close}
-            title={texts.close}
-            onClick={() => setState('closed')}
-          >
+          <HeadButton label={texts.close} onClick={() => setState('closed')}>
             ✕
-          </button>
+          </HeadButton>
         </div>
       </section>
     );
@@ -110,17 +105,12 @@ function Assistant({ texts, lang }: { texts: AssistantTexts; lang: string }) {
     <section className="assistant-panel" role="dialog" aria-label={texts.title}>
       <div className="assistant-head">
         <h2>{texts.title}</h2>
-        <button
-          type="button"
-          aria-label={texts.minimise}
-          title={texts.minimise}
-          onClick={() => setState('minimised')}
-        >
+        <HeadButton label={texts.minimise} onClick={() => setState('minimised')}>
           ▁
-        </button>
-        <button type="button" aria-label={texts.close} title={texts.close} onClick={() => setState('closed')}>
+        </HeadButton>
+        <HeadButton label={texts.close} onClick={() => setState('closed')}>
           ✕
-        </button>
+        </HeadButton>
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (axe scrollable-region-focusable) */}
       <div className="assistant-log" ref={log} aria-live="polite" tabIndex={0}>
@@ -159,4 +149,13 @@ function Assistant({ texts, lang }: { texts: AssistantTexts; lang: string }) {
 export function mountAssistant(root: HTMLElement): void {
   const texts = JSON.parse(root.dataset.texts ?? '{}') as AssistantTexts;
   createRoot(root).render(<Assistant texts={texts} lang={root.dataset.lang ?? 'es'} />);
+}
+
+/** A button of the assistant's head: an icon, named by `label` (its tooltip too). */
+function HeadButton({ label, onClick, children }: { label: string; onClick: () => void; children: string }) {
+  return (
+    <button type="button" aria-label={label} title={label} onClick={onClick}>
+      {children}
+    </button>
+  );
 }

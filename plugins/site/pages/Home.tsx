@@ -11,6 +11,7 @@
  * /plantillas/reservas-whatsapp): "how it works" and reservations link to sign-up, the IALanding
  * section to the demo IALanding, so no call to action ends on a redirect.
  */
+import type { ReactNode } from 'react';
 import { CUSTOM_PLAN, MONTHLY_PLAN } from '../../billing/api.ts';
 import { botSlug, CONTENT, fill, formatPrice } from '../content/index.ts';
 import { AssistantButton, Layout, type PageContext } from './Layout.tsx';
@@ -27,6 +28,96 @@ function Check() {
       <circle cx="10" cy="10" r="10" fill="#ccfbf1" />
       <path d="M6 10.5l2.5 2.5L14 7.5" stroke="#0f766e" strokeWidth="2" fill="none" />
     </svg>
+  );
+}
+
+/**
+ * A section of the page, labelled by its heading (id `<name>-title`), on the alternate background
+ * when `alt`, with the id `name` when it is an `anchor`. With a `side`, the heading and the content
+ * take the left column and the side the right one (`wrap split`).
+ */
+function Section(props: {
+  name: string;
+  title: string;
+  alt?: boolean;
+  anchor?: boolean;
+  narrow?: boolean;
+  side?: ReactNode;
+  children: ReactNode;
+}) {
+  const { name, side } = props;
+  const heading = <h2 id={`${name}-title`}>{props.title}</h2>;
+  return (
+    <section
+      className={props.alt ? 'section alt' : 'section'}
+      id={props.anchor ? name : undefined}
+      aria-labelledby={`${name}-title`}
+    >
+      {side ? (
+        <div className="wrap split">
+          <div>
+            {heading}
+            {props.children}
+          </div>
+          {side}
+        </div>
+      ) : (
+        <div className={props.narrow ? 'wrap narrow' : 'wrap'}>
+          {heading}
+          {props.children}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** A section's closing call to action: a button centred under it. */
+function CenterButton({ href, children }: { href: string; children: string }) {
+  return (
+    <p className="center">
+      <a className="btn" href={href}>
+        {children}
+      </a>
+    </p>
+  );
+}
+
+/** A list of points, each with a tick. */
+function Ticks({ items }: { items: readonly string[] }) {
+  return (
+    <ul className="ticks">
+      {items.map((x) => (
+        <li key={x}>
+          <Check /> {x}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A pricing plan's card; the `popular` one has its badge and the filled button. */
+function Plan(props: {
+  plan: { name: string; per: string; points: readonly string[]; badge?: string };
+  price: string;
+  text: string;
+  cta: string;
+  popular?: boolean;
+}) {
+  const { plan, popular } = props;
+  return (
+    <div className={popular ? 'card plan popular' : 'card plan'}>
+      {popular ? <span className="badge">{plan.badge}</span> : null}
+      <h3>{plan.name}</h3>
+      <p className="price">
+        {props.price}
+        <span>{plan.per}</span>
+      </p>
+      <p>{props.text}</p>
+      <Ticks items={plan.points} />
+      <a className={popular ? 'btn' : 'btn btn-ghost'} href="/register">
+        {props.cta}
+      </a>
+    </div>
   );
 }
 
@@ -54,13 +145,7 @@ export function Home({ ctx }: { ctx: PageContext }) {
               {t.hero.demo}
             </a>
           </div>
-          <ul className="ticks">
-            {t.hero.ticks.map((tick) => (
-              <li key={tick}>
-                <Check /> {tick}
-              </li>
-            ))}
-          </ul>
+          <Ticks items={t.hero.ticks} />
         </div>
         <div className="hero-media">
           <figure className="carousel" aria-label={t.carousel.label}>
@@ -93,41 +178,22 @@ export function Home({ ctx }: { ctx: PageContext }) {
         </div>
       </section>
 
-      <section className="section alt" aria-labelledby="how-title">
-        <div className="wrap">
-          <h2 id="how-title">{t.howItWorks.title}</h2>
-          <ol className="steps">
-            {t.howItWorks.steps.map((step) => (
-              <li key={step.h} className="card">
-                <h3>{step.h}</h3>
-                <p>{f(step.p[0] ?? '')}</p>
-              </li>
-            ))}
-          </ol>
-          <p className="center">
-            <a className="btn" href="/register">
-              {t.howItWorks.cta}
-            </a>
-          </p>
-        </div>
-      </section>
+      <Section name="how" title={t.howItWorks.title} alt>
+        <ol className="steps">
+          {t.howItWorks.steps.map((step) => (
+            <li key={step.h} className="card">
+              <h3>{step.h}</h3>
+              <p>{f(step.p[0] ?? '')}</p>
+            </li>
+          ))}
+        </ol>
+        <CenterButton href="/register">{t.howItWorks.cta}</CenterButton>
+      </Section>
 
-      <section className="section" aria-labelledby="ialanding-title">
-        <div className="wrap split">
-          <div>
-            <h2 id="ialanding-title">{t.ialanding.title}</h2>
-            <p>{t.ialanding.text}</p>
-            <ul className="ticks">
-              {t.ialanding.features.map((x) => (
-                <li key={x}>
-                  <Check /> {x}
-                </li>
-              ))}
-            </ul>
-            <a className="btn" href={DEMO_IALANDING}>
-              {t.ialanding.cta}
-            </a>
-          </div>
+      <Section
+        name="ialanding"
+        title={t.ialanding.title}
+        side={
           <ul className="examples">
             {t.ialanding.examples.map((x, i) => (
               <li key={x} className="card">
@@ -135,183 +201,141 @@ export function Home({ ctx }: { ctx: PageContext }) {
               </li>
             ))}
           </ul>
-        </div>
-      </section>
+        }
+      >
+        <p>{t.ialanding.text}</p>
+        <Ticks items={t.ialanding.features} />
+        <a className="btn" href={DEMO_IALANDING}>
+          {t.ialanding.cta}
+        </a>
+      </Section>
 
-      <section className="section alt" aria-labelledby="facebots-title">
-        <div className="wrap">
-          <h2 id="facebots-title">{t.facebots.title}</h2>
-          <p>{t.facebots.text}</p>
-          <div className="directory">
-            <fieldset className="chips">
-              <legend className="sr-only">{t.facebots.filterLabel}</legend>
-              {(['all', 'health', 'education', 'entertainment'] as const).map((chip) => (
-                <span key={chip}>
-                  <input
-                    type="radio"
-                    name="industry"
-                    id={`industry-${chip}`}
-                    value={chip}
-                    defaultChecked={chip === 'all'}
-                  />
-                  <label htmlFor={`industry-${chip}`}>{t.facebots.chips[chip]}</label>
-                </span>
-              ))}
-            </fieldset>
-            <ul className="bots">
-              {t.facebots.bots.map((bot) => (
-                <li key={bot.name} className="card bot" data-industry={bot.industry}>
-                  <a href={`/facebots/${botSlug(bot.name)}`}>
-                    <span className="badge">{t.facebots.sample}</span>
-                    <h3>{bot.name}</h3>
-                    <p>{bot.purpose}</p>
-                    <p className="muted">
-                      {bot.language} · {t.facebots.chips[bot.industry]}
-                    </p>
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </div>
-          <p className="center">
-            <a className="btn" href="/facebots">
-              {t.facebots.cta}
-            </a>
-          </p>
-        </div>
-      </section>
-
-      <section className="section" aria-labelledby="cases-title">
-        <div className="wrap">
-          <h2 id="cases-title">{t.useCases.title}</h2>
-          <ul className="grid3">
-            {t.useCases.cases.map((c) => (
-              <li key={c.title} className="card">
-                <h3>{c.title}</h3>
-                <p className="metric">{c.metric}</p>
-                <blockquote>{c.quote}</blockquote>
+      <Section name="facebots" title={t.facebots.title} alt>
+        <p>{t.facebots.text}</p>
+        <div className="directory">
+          <fieldset className="chips">
+            <legend className="sr-only">{t.facebots.filterLabel}</legend>
+            {(['all', 'health', 'education', 'entertainment'] as const).map((chip) => (
+              <span key={chip}>
+                <input
+                  type="radio"
+                  name="industry"
+                  id={`industry-${chip}`}
+                  value={chip}
+                  defaultChecked={chip === 'all'}
+                />
+                <label htmlFor={`industry-${chip}`}>{t.facebots.chips[chip]}</label>
+              </span>
+            ))}
+          </fieldset>
+          <ul className="bots">
+            {t.facebots.bots.map((bot) => (
+              <li key={bot.name} className="card bot" data-industry={bot.industry}>
+                <a href={`/facebots/${botSlug(bot.name)}`}>
+                  <span className="badge">{t.facebots.sample}</span>
+                  <h3>{bot.name}</h3>
+                  <p>{bot.purpose}</p>
+                  <p className="muted">
+                    {bot.language} · {t.facebots.chips[bot.industry]}
+                  </p>
+                </a>
               </li>
             ))}
           </ul>
         </div>
-      </section>
+        <CenterButton href="/facebots">{t.facebots.cta}</CenterButton>
+      </Section>
 
-      <section className="section alt" aria-labelledby="reservations-title">
-        <div className="wrap split">
-          <div>
-            <h2 id="reservations-title">{t.reservations.title}</h2>
-            <p>{t.reservations.text}</p>
-            <ul className="ticks">
-              {t.reservations.points.map((x) => (
-                <li key={x}>
-                  <Check /> {x}
-                </li>
-              ))}
-            </ul>
-            <a className="btn" href="/register">
-              {t.reservations.cta}
-            </a>
-          </div>
+      <Section name="cases" title={t.useCases.title}>
+        <ul className="grid3">
+          {t.useCases.cases.map((c) => (
+            <li key={c.title} className="card">
+              <h3>{c.title}</h3>
+              <p className="metric">{c.metric}</p>
+              <blockquote>{c.quote}</blockquote>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section
+        name="reservations"
+        title={t.reservations.title}
+        alt
+        side={
           <div className="phone" aria-hidden="true">
             <span className="pill">⏰ {t.reservations.reminder}</span>
             <p className="bubble">{t.reservations.reminderText}</p>
           </div>
-        </div>
-      </section>
+        }
+      >
+        <p>{t.reservations.text}</p>
+        <Ticks items={t.reservations.points} />
+        <a className="btn" href="/register">
+          {t.reservations.cta}
+        </a>
+      </Section>
 
-      <section className="section" id="pricing" aria-labelledby="pricing-title">
-        <div className="wrap">
-          <h2 id="pricing-title">{t.pricing.title}</h2>
-          <p>{t.pricing.text}</p>
-          <p className="trial">🎁 {f(t.pricing.trial)}</p>
-          <div className="plans">
-            <div className="card plan">
-              <h3>{t.pricing.dayPass.name}</h3>
-              <p className="price">
-                {formatPrice(ctx.lang, CUSTOM_PLAN.dayCents)}
-                <span>{t.pricing.dayPass.per}</span>
-              </p>
-              <p>{f(t.pricing.dayPass.text)}</p>
-              <ul className="ticks">
-                {t.pricing.dayPass.points.map((x) => (
-                  <li key={x}>
-                    <Check /> {x}
-                  </li>
-                ))}
-              </ul>
-              <a className="btn btn-ghost" href="/register">
-                {t.pricing.cta}
-              </a>
-            </div>
-            <div className="card plan popular">
-              <span className="badge">{t.pricing.monthly.badge}</span>
-              <h3>{t.pricing.monthly.name}</h3>
-              <p className="price">
-                {formatPrice(ctx.lang, MONTHLY_PLAN.amountCents)}
-                <span>{t.pricing.monthly.per}</span>
-              </p>
-              <p>{f(t.pricing.monthly.text)}</p>
-              <ul className="ticks">
-                {t.pricing.monthly.points.map((x) => (
-                  <li key={x}>
-                    <Check /> {x}
-                  </li>
-                ))}
-              </ul>
-              <a className="btn" href="/register">
-                {t.pricing.cta}
-              </a>
-            </div>
-          </div>
-          <p className="muted center">{t.pricing.note}</p>
+      <Section name="pricing" title={t.pricing.title} anchor>
+        <p>{t.pricing.text}</p>
+        <p className="trial">🎁 {f(t.pricing.trial)}</p>
+        <div className="plans">
+          <Plan
+            plan={t.pricing.dayPass}
+            price={formatPrice(ctx.lang, CUSTOM_PLAN.dayCents)}
+            text={f(t.pricing.dayPass.text)}
+            cta={t.pricing.cta}
+          />
+          <Plan
+            plan={t.pricing.monthly}
+            price={formatPrice(ctx.lang, MONTHLY_PLAN.amountCents)}
+            text={f(t.pricing.monthly.text)}
+            cta={t.pricing.cta}
+            popular
+          />
         </div>
-      </section>
+        <p className="muted center">{t.pricing.note}</p>
+      </Section>
 
-      <section className="section alt" id="comparison" aria-labelledby="comparison-title">
-        <div className="wrap">
-          <h2 id="comparison-title">{t.comparison.title}</h2>
-          <p>{t.comparison.text}</p>
-          {/* Focusable so a keyboard can scroll it on a phone. */}
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (axe scrollable-region-focusable) */}
-          <section className="table-scroll" tabIndex={0} aria-label={t.comparison.title}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t.comparison.feature}</th>
-                  <th scope="col">Charla</th>
-                  <th scope="col">ManyChat</th>
-                  <th scope="col">Botpress</th>
-                  <th scope="col">Typebot</th>
+      <Section name="comparison" title={t.comparison.title} alt anchor>
+        <p>{t.comparison.text}</p>
+        {/* Focusable so a keyboard can scroll it on a phone. */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (axe scrollable-region-focusable) */}
+        <section className="table-scroll" tabIndex={0} aria-label={t.comparison.title}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.comparison.feature}</th>
+                <th scope="col">Charla</th>
+                <th scope="col">ManyChat</th>
+                <th scope="col">Botpress</th>
+                <th scope="col">Typebot</th>
+              </tr>
+            </thead>
+            <tbody>
+              {t.comparison.rows.map((row) => (
+                <tr key={row.feature}>
+                  <th scope="row">{row.feature}</th>
+                  <td className="ours">{f(row.charla)}</td>
+                  <td>{row.manychat}</td>
+                  <td>{row.botpress}</td>
+                  <td>{row.typebot}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {t.comparison.rows.map((row) => (
-                  <tr key={row.feature}>
-                    <th scope="row">{row.feature}</th>
-                    <td className="ours">{f(row.charla)}</td>
-                    <td>{row.manychat}</td>
-                    <td>{row.botpress}</td>
-                    <td>{row.typebot}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
-          <p className="muted">{t.comparison.note}</p>
-        </div>
-      </section>
+              ))}
+            </tbody>
+          </table>
+        </section>
+        <p className="muted">{t.comparison.note}</p>
+      </Section>
 
-      <section className="section" aria-labelledby="faq-title">
-        <div className="wrap narrow">
-          <h2 id="faq-title">{t.faq.title}</h2>
-          {t.faq.items.map((item) => (
-            <details key={item.q} className="faq">
-              <summary>{item.q}</summary>
-              <p>{f(item.a)}</p>
-            </details>
-          ))}
-        </div>
-      </section>
+      <Section name="faq" title={t.faq.title} narrow>
+        {t.faq.items.map((item) => (
+          <details key={item.q} className="faq">
+            <summary>{item.q}</summary>
+            <p>{f(item.a)}</p>
+          </details>
+        ))}
+      </Section>
       <AssistantButton ctx={ctx} />
     </Layout>
   );
