@@ -13,7 +13,7 @@ import { loadAuthClient, meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 import { LanguageSelector } from './LanguageSelector.tsx';
 import { TelegramConnect, telegramConfigQuery } from './TelegramConnect.tsx';
-import { BrandMark, Button, Dialog, useEscape } from './ui.tsx';
+import { BrandMark, Button, Dialog, TitleBar, useEscape } from './ui.tsx';
 import { WhatsAppStatus } from './WhatsAppConnect.tsx';
 
 export function AppHeader() {
@@ -112,18 +112,12 @@ function TelegramModal({ chatbotId, onClose }: { chatbotId: string | null; onClo
       labelledBy="telegram-modal-title"
       panel="max-h-[90dvh] w-full max-w-md space-y-4 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl"
     >
-      <div className="flex items-center justify-between gap-3">
-        <h2 id="telegram-modal-title" className="text-lg font-semibold">
-          {t('telegram.title')}
-        </h2>
-        <button
-          type="button"
-          onClick={onClose}
-          className="rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50"
-        >
-          {t('chat.close')}
-        </button>
-      </div>
+      <TitleBar
+        id="telegram-modal-title"
+        title={t('telegram.title')}
+        closeLabel={t('chat.close')}
+        onClose={onClose}
+      />
       <TelegramConnect chatbotId={chatbotId} />
     </Dialog>
   );

@@ -50,7 +50,8 @@ export function AuthForm({
   /** The screen's texts' prefix (`login`, `register`, `reset`, `update`). */
   texts: string;
   inputs: AuthInput[];
-  onSubmit: (e: FormEvent) => void;
+  /** The screen's checks and call, once the page's own submit is stopped and the error cleared. */
+  onSubmit: () => void | Promise<void>;
   notice?: ReactNode;
   beforeSubmit?: ReactNode;
   noValidate?: boolean;
@@ -58,7 +59,16 @@ export function AuthForm({
 }) {
   const { t } = useTranslation();
   return (
-    <form className="space-y-4" onSubmit={onSubmit} onFocus={preloadAuthClient} noValidate={noValidate}>
+    <form
+      className="space-y-4"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        form.setError(null);
+        void onSubmit();
+      }}
+      onFocus={preloadAuthClient}
+      noValidate={noValidate}
+    >
       {form.error ? <Alert tone="error">{form.error}</Alert> : null}
       {notice}
       {inputs.map((input) => (
@@ -99,5 +109,25 @@ export function AuthLink({ to, children }: { to: '/login' | '/main'; children: R
     <Link to={to} className="block text-center text-sm font-semibold text-brand-700 hover:underline">
       {children}
     </Link>
+  );
+}
+
+/** The line that leads to the other sign-in screen: "No account? Register" and the reverse. */
+export function AuthSwitch({
+  question,
+  to,
+  link,
+}: {
+  question: string;
+  to: '/login' | '/register';
+  link: string;
+}) {
+  return (
+    <p className="text-center text-sm text-slate-600">
+      {question}{' '}
+      <Link to={to} className="font-semibold text-brand-700 hover:underline">
+        {link}
+      </Link>
+    </p>
   );
 }

@@ -12,7 +12,8 @@ import { toast } from 'sonner';
 import { type BroadcastRow, broadcastsQuery, sendBroadcast } from '../lib/broadcasts.ts';
 import { filesQuery } from '../lib/files.ts';
 import { useBroadcastErrorText } from './broadcast-errors.ts';
-import { Alert } from './ui.tsx';
+import { submitSends } from './ChatComposer.tsx';
+import { Alert, SrLabel } from './ui.tsx';
 
 /** Issue 14 §3: the stored-file picker lists up to 100 files, newest first. */
 export const FILE_PICKER_LIMIT = 100;
@@ -68,16 +69,8 @@ export function BroadcastBar({ chatbotId }: { chatbotId: string }) {
         </h2>
         <p className="text-sm text-slate-600">{t('broadcast.subtitle')}</p>
       </div>
-      <form
-        className="grid gap-2 min-[700px]:grid-cols-[1fr_220px_auto]"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send();
-        }}
-      >
-        <label htmlFor={textId} className="sr-only">
-          {t('broadcast.text')}
-        </label>
+      <form className="grid gap-2 min-[700px]:grid-cols-[1fr_220px_auto]" onSubmit={submitSends(send)}>
+        <SrLabel htmlFor={textId}>{t('broadcast.text')}</SrLabel>
         <textarea
           id={textId}
           rows={2}
@@ -89,9 +82,7 @@ export function BroadcastBar({ chatbotId }: { chatbotId: string }) {
           className="block min-w-0 rounded-lg border border-slate-300 px-3 py-2 text-base"
         />
         <div>
-          <label htmlFor={fileId} className="sr-only">
-            {t('broadcast.file')}
-          </label>
+          <SrLabel htmlFor={fileId}>{t('broadcast.file')}</SrLabel>
           <select
             id={fileId}
             value={fileKey}

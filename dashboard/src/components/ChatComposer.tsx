@@ -7,7 +7,7 @@
  * after it).
  */
 import type { TFunction } from 'i18next';
-import { type KeyboardEvent, type ReactNode, useId } from 'react';
+import { type FormEvent, type KeyboardEvent, type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_MESSAGE_CHARS } from '../../../engine/limits.ts';
 
@@ -15,6 +15,14 @@ export { MAX_MESSAGE_CHARS };
 
 /** Whether {@link MessageCounter} shows for a text of `length` characters: from 80 % of the limit on. */
 export const counterShown = (length: number) => length >= MAX_MESSAGE_CHARS * 0.8;
+
+/** A form's submit handler that stays on the page and runs `send` (its promise is not awaited). */
+export function submitSends(send: () => Promise<unknown>) {
+  return (e: FormEvent) => {
+    e.preventDefault();
+    void send();
+  };
+}
 
 /** Enter sends, Shift+Enter adds a line; a composition in progress (IME) is left alone. */
 export function enterSends(send: () => void) {

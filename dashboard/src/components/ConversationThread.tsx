@@ -18,8 +18,9 @@ import {
   reply,
   takeover,
 } from '../lib/conversations.ts';
-import { enterSends } from './ChatComposer.tsx';
-import { Alert } from './ui.tsx';
+import { MediaPlayer } from './ChatBubble.tsx';
+import { enterSends, submitSends } from './ChatComposer.tsx';
+import { Alert, DangerButton, SrLabel } from './ui.tsx';
 
 /** The conversation with one follower: messages, reply box, pause switch, delete. */
 export function Conversation({
@@ -142,13 +143,7 @@ export function Conversation({
               ))}
             </select>
           </label>
-          <button
-            type="button"
-            onClick={() => void remove()}
-            className="rounded-lg px-2 py-1 text-sm font-medium text-red-700 hover:bg-red-50"
-          >
-            {t('conversations.delete')}
-          </button>
+          <DangerButton look="quiet" onClick={() => void remove()} label={t('conversations.delete')} />
         </div>
         {pausedUntil ? (
           <p role="status" className="w-full rounded-lg bg-amber-50 px-3 py-1.5 text-sm text-amber-900">
@@ -179,19 +174,11 @@ export function Conversation({
           <Bubble key={m.id} message={m} />
         ))}
       </div>
-      <form
-        className="space-y-2 border-t border-slate-200 p-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send();
-        }}
-      >
+      <form className="space-y-2 border-t border-slate-200 p-3" onSubmit={submitSends(send)}>
         {error ? <Alert tone="error">{error}</Alert> : null}
         {data && !data.canReply ? <Alert tone="info">{t('conversations.cannotReply')}</Alert> : null}
         <div className="flex gap-2">
-          <label htmlFor={boxId} className="sr-only">
-            {t('conversations.replyLabel')}
-          </label>
+          <SrLabel htmlFor={boxId}>{t('conversations.replyLabel')}</SrLabel>
           <textarea
             id={boxId}
             rows={2}
@@ -240,13 +227,9 @@ function Bubble({ message: m }: { message: MessageRow }) {
         </p>
         {m.text && !hiddenText(m.text) ? <p className="whitespace-pre-wrap break-words">{m.text}</p> : null}
         {a?.type === 'image' ? <img src={a.url} alt={a.name} className="max-h-60 rounded-lg" /> : null}
-        {a?.type === 'audio' ? (
-          // biome-ignore lint/a11y/useMediaCaption: a follower's or bot's audio file has no captions to offer
-          <audio controls preload="none" src={a.url} className="w-full" />
-        ) : null}
+        {a?.type === 'audio' ? <MediaPlayer kind="audio" src={a.url} className="w-full" /> : null}
         {a?.type === 'video' ? (
-          // biome-ignore lint/a11y/useMediaCaption: a follower's or bot's video file has no captions to offer
-          <video controls preload="metadata" src={a.url} className="max-h-60 w-full rounded-lg" />
+          <MediaPlayer kind="video" src={a.url} className="max-h-60 w-full rounded-lg" />
         ) : null}
         {a && a.type !== 'image' && a.type !== 'audio' && a.type !== 'video' ? (
           <a href={a.url} target="_blank" rel="noreferrer" className="font-medium text-brand-800 underline">

@@ -15,6 +15,7 @@ import { quietEventSource } from '../lib/sse.ts';
 import { BroadcastBar } from './BroadcastBar.tsx';
 import { Conversation } from './ConversationThread.tsx';
 import { PhoneLink } from './PhoneLink.tsx';
+import { SrLabel } from './ui.tsx';
 import { VoiceRecorder } from './VoiceRecorder.tsx';
 
 const CHANNEL_ICON: Record<string, string> = {
@@ -79,9 +80,7 @@ export function Conversations({ chatbotId }: { chatbotId: string }) {
           </div>
           <div className={`${listShown ? '' : 'hidden'} min-[700px]:block`}>
             <div className="p-3">
-              <label className="sr-only" htmlFor="conversations-search">
-                {t('conversations.search')}
-              </label>
+              <SrLabel htmlFor="conversations-search">{t('conversations.search')}</SrLabel>
               <input
                 id="conversations-search"
                 type="search"

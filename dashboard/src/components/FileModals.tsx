@@ -8,6 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { sendJson } from '../lib/api.ts';
 import { type BotFile, CONFIG_TOAST_MS, filesKey, keywordInput, splitKeywords } from '../lib/files.ts';
 import { Dialog, useEscape } from './ui.tsx';
 
@@ -38,11 +39,11 @@ export function FileEditModal({
   async function save() {
     setBusy(true);
     try {
-      const res = await fetch(`/api/chatbot-files/${file.id}`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ keyword: keywords.join(','), context }),
-      });
+      const res = await sendJson(
+        `/api/chatbot-files/${file.id}`,
+        { keyword: keywords.join(','), context },
+        'PATCH',
+      );
       if (!res.ok) throw new Error(t('files.updateError'));
       await queryClient.invalidateQueries({ queryKey: filesKey(chatbotId) });
       onClose();

@@ -24,6 +24,7 @@ import {
 } from '../lib/files.ts';
 import { quietEventSource } from '../lib/sse.ts';
 import { FileEditModal, VideoProgressModal } from './FileModals.tsx';
+import { DangerButton } from './ui.tsx';
 
 /** Spec 000 §9: context cut at 180 characters or more than 6 lines. */
 const CONTEXT_CHARS = 180;
@@ -294,13 +295,7 @@ function FileItem({ file, onEdit, onDelete }: { file: BotFile; onEdit: () => voi
         >
           {t('files.edit')}
         </button>
-        <button
-          type="button"
-          onClick={onDelete}
-          className="rounded-lg border border-red-200 px-3 py-1 text-sm text-red-700 hover:bg-red-50"
-        >
-          {t('files.delete')}
-        </button>
+        <DangerButton look="outlineSmall" onClick={onDelete} label={t('files.delete')} />
       </div>
     </li>
   );

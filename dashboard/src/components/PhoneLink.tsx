@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { createPhoneLink, phoneQuery, unlinkPhone } from '../lib/conversations.ts';
+import { DangerButton } from './ui.tsx';
 
 /** The card, for one bot. */
 export function PhoneLink({ chatbotId }: { chatbotId: string }) {
@@ -69,13 +70,7 @@ export function PhoneLink({ chatbotId }: { chatbotId: string }) {
         </button>
       ) : null}
       {data.linked ? (
-        <button
-          type="button"
-          onClick={() => void unlink()}
-          className="rounded-lg px-3 py-2 text-sm font-medium text-red-700 hover:bg-red-50"
-        >
-          {t('phone.unlink')}
-        </button>
+        <DangerButton look="quietLarge" onClick={() => void unlink()} label={t('phone.unlink')} />
       ) : null}
     </section>
   );

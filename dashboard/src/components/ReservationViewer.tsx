@@ -22,7 +22,7 @@ import {
   slotsQuery,
 } from '../lib/reservations.ts';
 import { ReservationDialog } from './ReservationParts.tsx';
-import { Alert, Button, Field, Select, useEscape } from './ui.tsx';
+import { Alert, Button, bound, DangerButton, Field, Options, Select, useEscape } from './ui.tsx';
 
 const STATUS_FILTERS = ['all', 'completed', 'paid'] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -119,11 +119,7 @@ export function ReservationViewer({ chatbotId, onClose }: { chatbotId: string; o
             value={status}
             onChange={(v) => setStatus(v as StatusFilter)}
           >
-            {STATUS_FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {t(`reservations.statuses.${s}`)}
-              </option>
-            ))}
+            <Options values={STATUS_FILTERS} text={(s) => t(`reservations.statuses.${s}`)} />
           </Select>
         </div>
         <Button className="sm:w-auto" variant="secondary" onClick={() => setAdding((v) => !v)}>
@@ -198,13 +194,7 @@ export function ReservationViewer({ chatbotId, onClose }: { chatbotId: string; o
                         </label>
                       ))
                     : null}
-                  <button
-                    type="button"
-                    onClick={() => remove(r)}
-                    className="rounded-lg px-2 py-1 text-sm font-medium text-red-700 hover:bg-red-50"
-                  >
-                    {t('reservations.delete')}
-                  </button>
+                  <DangerButton look="quiet" onClick={() => remove(r)} label={t('reservations.delete')} />
                 </div>
               </li>
             );
@@ -272,33 +262,10 @@ function AddReservation({ chatbotId, onDone }: { chatbotId: string; onDone: () =
             </option>
           ))}
         </Select>
-        <Field
-          label={t('reservations.name')}
-          value={name}
-          maxLength={120}
-          onChange={(e) => setName(e.target.value)}
-        />
-        <Field
-          label={t('reservations.phone')}
-          type="tel"
-          value={phone}
-          maxLength={24}
-          onChange={(e) => setPhone(e.target.value)}
-        />
-        <Field
-          label={t('reservations.party')}
-          type="number"
-          min={1}
-          max={500}
-          value={party}
-          onChange={(e) => setParty(e.target.value)}
-        />
-        <Field
-          label={t('reservations.comments')}
-          value={comments}
-          maxLength={500}
-          onChange={(e) => setComments(e.target.value)}
-        />
+        <Field label={t('reservations.name')} maxLength={120} {...bound(name, setName)} />
+        <Field label={t('reservations.phone')} type="tel" maxLength={24} {...bound(phone, setPhone)} />
+        <Field label={t('reservations.party')} type="number" min={1} max={500} {...bound(party, setParty)} />
+        <Field label={t('reservations.comments')} maxLength={500} {...bound(comments, setComments)} />
       </div>
       {slots.data && slots.data.slots.length === 0 ? (
         <Alert tone="info">{t('reservations.noSlots')}</Alert>

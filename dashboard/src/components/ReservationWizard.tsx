@@ -6,7 +6,7 @@
  * guardada", or the title Error with "No se pudo guardar la configuración de reservas.".
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import {
@@ -23,7 +23,60 @@ import {
 import { addDays, localDate, slotsOfDate } from '../../../plugins/reservations/slots.ts';
 import { configQuery, saveConfig } from '../lib/reservations.ts';
 import { longDate, ReservationDialog, TimeInput } from './ReservationParts.tsx';
-import { Alert, Button, Check, Field, Select, useEscape } from './ui.tsx';
+import { Alert, Button, Check, Field, Options, Select, useEscape } from './ui.tsx';
+
+/** The config's on/off fields, with their label's key under `reservations.`: what a booking asks. */
+const REQUIRE_CHECKS = [
+  ['requireName', 'require_name'],
+  ['requirePhone', 'require_phone'],
+  ['requireEmail', 'require_email'],
+  ['requireGroup', 'require_group_size'],
+  ['allowComments', 'allow_comments'],
+] as const;
+
+/** The reminders' on/off fields, with their label's key under `reservations.`. */
+const REMINDER_CHECKS = [
+  ['reminder24h', 'reminder_24h'],
+  ['reminder2h', 'reminder_2h'],
+] as const;
+
+/** The on/off fields a {@link CheckGroup} shows: each label's key under `reservations.`, and its field. */
+type Checks = readonly (readonly [string, BooleanKey])[];
+/** The config's on/off fields. */
+type BooleanKey = {
+  [K in keyof ReservationConfig]: ReservationConfig[K] extends boolean ? K : never;
+}[keyof ReservationConfig];
+
+/** A titled group of the config's checkboxes, then `children` (controls that go with them). */
+function CheckGroup({
+  legend,
+  checks,
+  config,
+  set,
+  children,
+}: {
+  legend: string;
+  checks: Checks;
+  config: ReservationConfig;
+  set: (key: BooleanKey, value: boolean) => void;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-semibold text-slate-800">{legend}</legend>
+      {checks.map(([label, key]) => (
+        <Check
+          key={key}
+          label={t(`reservations.${label}`)}
+          checked={config[key]}
+          onChange={(v) => set(key, v)}
+        />
+      ))}
+      {children}
+    </fieldset>
+  );
+}
 
 /** The wizard as a dialog. */
 export function ReservationWizard({
@@ -106,22 +159,14 @@ export function ReservationWizard({
               value={config.timezone}
               onChange={(v) => set('timezone', v as ReservationConfig['timezone'])}
             >
-              {TIMEZONES.map((z) => (
-                <option key={z} value={z}>
-                  {z.replace(/_/g, ' ')}
-                </option>
-              ))}
+              <Options values={TIMEZONES} text={(z) => z.replace(/_/g, ' ')} />
             </Select>
             <Select
               label={t('reservations.type')}
               value={config.reservation_type}
               onChange={(v) => set('reservation_type', v as ReservationConfig['reservation_type'])}
             >
-              {RESERVATION_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {t(`reservations.types.${type}`)}
-                </option>
-              ))}
+              <Options values={RESERVATION_TYPES} text={(type) => t(`reservations.types.${type}`)} />
             </Select>
             {config.reservation_type === 'normal' ? (
               <Select
@@ -129,11 +174,7 @@ export function ReservationWizard({
                 value={String(config.slot_minutes)}
                 onChange={(v) => set('slot_minutes', Number(v) as ReservationConfig['slot_minutes'])}
               >
-                {SLOT_MINUTES.map((m) => (
-                  <option key={m} value={m}>
-                    {t('reservations.minutes', { n: m })}
-                  </option>
-                ))}
+                <Options values={SLOT_MINUTES} text={(m) => t('reservations.minutes', { n: m })} />
               </Select>
             ) : null}
             <Field
@@ -149,6 +190,15 @@ export function ReservationWizard({
             <legend className="text-sm font-semibold text-slate-800">{t('reservations.hours')}</legend>
             {WEEKDAYS.map((day) => {
               const h = config.working_hours[day];
+              /** The day's time input of `field`, labelled `reservations.<label>`. */
+              const time = (label: string, field: 'start' | 'end' | 'break_start' | 'break_end') => (
+                <TimeInput
+                  label={t(`reservations.${label}`)}
+                  value={h[field] ?? ''}
+                  disabled={!h.enabled}
+                  onChange={(v) => setDay(day, { [field]: v })}
+                />
+              );
               return (
                 <div
                   key={day}
@@ -163,32 +213,12 @@ export function ReservationWizard({
                     />
                     {t(`reservations.days.${day}`)}
                   </label>
-                  <TimeInput
-                    label={t('reservations.from')}
-                    value={h.start}
-                    disabled={!h.enabled}
-                    onChange={(v) => setDay(day, { start: v })}
-                  />
-                  <TimeInput
-                    label={t('reservations.to')}
-                    value={h.end}
-                    disabled={!h.enabled}
-                    onChange={(v) => setDay(day, { end: v })}
-                  />
+                  {time('from', 'start')}
+                  {time('to', 'end')}
                   {h.break_start !== null ? (
                     <>
-                      <TimeInput
-                        label={t('reservations.breakFrom')}
-                        value={h.break_start}
-                        disabled={!h.enabled}
-                        onChange={(v) => setDay(day, { break_start: v })}
-                      />
-                      <TimeInput
-                        label={t('reservations.breakTo')}
-                        value={h.break_end ?? ''}
-                        disabled={!h.enabled}
-                        onChange={(v) => setDay(day, { break_end: v })}
-                      />
+                      {time('breakFrom', 'break_start')}
+                      {time('breakTo', 'break_end')}
                       <button
                         type="button"
                         className="text-xs text-brand-800 underline"
@@ -212,46 +242,18 @@ export function ReservationWizard({
             })}
           </fieldset>
           <div className="grid gap-4 sm:grid-cols-2">
-            <fieldset className="space-y-2">
-              <legend className="text-sm font-semibold text-slate-800">{t('reservations.require')}</legend>
-              <Check
-                label={t('reservations.requireName')}
-                checked={config.require_name}
-                onChange={(v) => set('require_name', v)}
-              />
-              <Check
-                label={t('reservations.requirePhone')}
-                checked={config.require_phone}
-                onChange={(v) => set('require_phone', v)}
-              />
-              <Check
-                label={t('reservations.requireEmail')}
-                checked={config.require_email}
-                onChange={(v) => set('require_email', v)}
-              />
-              <Check
-                label={t('reservations.requireGroup')}
-                checked={config.require_group_size}
-                onChange={(v) => set('require_group_size', v)}
-              />
-              <Check
-                label={t('reservations.allowComments')}
-                checked={config.allow_comments}
-                onChange={(v) => set('allow_comments', v)}
-              />
-            </fieldset>
-            <fieldset className="space-y-2">
-              <legend className="text-sm font-semibold text-slate-800">{t('reservations.reminders')}</legend>
-              <Check
-                label={t('reservations.reminder24h')}
-                checked={config.reminder_24h}
-                onChange={(v) => set('reminder_24h', v)}
-              />
-              <Check
-                label={t('reservations.reminder2h')}
-                checked={config.reminder_2h}
-                onChange={(v) => set('reminder_2h', v)}
-              />
+            <CheckGroup
+              legend={t('reservations.require')}
+              checks={REQUIRE_CHECKS}
+              config={config}
+              set={set}
+            />
+            <CheckGroup
+              legend={t('reservations.reminders')}
+              checks={REMINDER_CHECKS}
+              config={config}
+              set={set}
+            >
               <Check
                 label={t('reservations.simultaneous')}
                 checked={config.allow_simultaneous}
@@ -276,7 +278,7 @@ export function ReservationWizard({
                   ))}
                 </Select>
               ) : null}
-            </fieldset>
+            </CheckGroup>
           </div>
           {!wizardCanAdvance(config) ? <Alert tone="info">{t('reservations.nextHint')}</Alert> : null}
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

@@ -8,6 +8,12 @@ import { ReservationViewer } from './ReservationViewer.tsx';
 import { ReservationWizard } from './ReservationWizard.tsx';
 import { Check } from './ui.tsx';
 
+/** The buttons that open the dialogs, with their label's key under `reservations.`. */
+const OPENERS = [
+  ['viewer', 'view'],
+  ['wizard', 'configure'],
+] as const;
+
 export function ReservationsControls({
   chatbotId,
   businessName,
@@ -25,22 +31,17 @@ export function ReservationsControls({
     <div className="space-y-2">
       <Check label={t('configure.reservations')} checked={checked} onChange={onChange} />
       <div className="flex flex-wrap gap-2 pl-6">
-        <button
-          type="button"
-          disabled={!chatbotId}
-          onClick={() => setOpen('viewer')}
-          className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50 disabled:text-slate-400"
-        >
-          {t('reservations.view')}
-        </button>
-        <button
-          type="button"
-          disabled={!chatbotId}
-          onClick={() => setOpen('wizard')}
-          className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50 disabled:text-slate-400"
-        >
-          {t('reservations.configure')}
-        </button>
+        {OPENERS.map(([dialog, label]) => (
+          <button
+            key={dialog}
+            type="button"
+            disabled={!chatbotId}
+            onClick={() => setOpen(dialog)}
+            className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50 disabled:text-slate-400"
+          >
+            {t(`reservations.${label}`)}
+          </button>
+        ))}
         {!chatbotId ? (
           <p className="w-full text-xs text-slate-600">{t('reservations.saveBotFirst')}</p>
         ) : null}

@@ -15,9 +15,10 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { ConnectionHealth } from '../../../engine/registry/index.ts';
+import { channelConfig, sendJson } from '../lib/api.ts';
 import { meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
-import { Alert, Button, Field } from './ui.tsx';
+import { Alert, Button, bound, DangerButton, Field, HealthBox } from './ui.tsx';
 
 /** `GET /api/get-telegram-config` (adapters/telegram/routes.ts). */
 export interface TelegramConfig {
@@ -32,14 +33,7 @@ export const WARNING_DAYS = 10;
 /** The Telegram configuration and health of a bot; refreshed every 30 s while shown. */
 export const telegramConfigQuery = (chatbotId: string) =>
   queryOptions({
-    queryKey: ['telegram-config', chatbotId],
-    queryFn: async (): Promise<TelegramConfig> => {
-      const res = await fetch(`/api/get-telegram-config?chatbotId=${encodeURIComponent(chatbotId)}`);
-      const body = (await res.json().catch(() => ({}))) as TelegramConfig & { error?: string };
-      // The server's message when it gives one (Spanish, like the spec's); else the status code.
-      if (!res.ok) throw new Error(body.error ?? String(res.status));
-      return body;
-    },
+    ...channelConfig<TelegramConfig>('telegram', chatbotId),
     staleTime: 15_000,
     refetchInterval: 30_000,
   });
@@ -76,15 +70,11 @@ export function TelegramConnect({ chatbotId, toastMs }: { chatbotId: string | nu
     }
     setBusy(true);
     try {
-      const res = await fetch('/api/verify-telegram', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          telegramToken: token.trim(),
-          telegramUsername: username.trim().replace(/^@/, ''),
-          userId: me.id,
-          chatbotId,
-        }),
+      const res = await sendJson('/api/verify-telegram', {
+        telegramToken: token.trim(),
+        telegramUsername: username.trim().replace(/^@/, ''),
+        userId: me.id,
+        chatbotId,
       });
       const body = (await res.json()) as { telegramUsername?: string; error?: string };
       if (!res.ok) throw new Error(body.error ?? t('telegram.verifyFailed'));
@@ -103,11 +93,7 @@ export function TelegramConnect({ chatbotId, toastMs }: { chatbotId: string | nu
     if (!chatbotId || !window.confirm(t('telegram.confirmDisconnect'))) return;
     setBusy(true);
     try {
-      const res = await fetch('/api/remove-telegram', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ userId: me?.id, chatbotId }),
-      });
+      const res = await sendJson('/api/remove-telegram', { userId: me?.id, chatbotId });
       if (!res.ok) throw new Error();
       toast.success(t('telegram.disconnected'), toastOptions);
       await refresh();
@@ -180,14 +166,12 @@ export function TelegramConnect({ chatbotId, toastMs }: { chatbotId: string | nu
             >
               {t('telegram.reconfigure')}
             </button>
-            <button
-              type="button"
+            <DangerButton
+              look="outline"
               onClick={() => void disconnect()}
-              disabled={busy}
-              className="rounded-lg border border-red-200 px-4 py-2 text-sm font-medium text-red-700 hover:bg-red-50"
-            >
-              {t('telegram.disconnect')}
-            </button>
+              busy={busy}
+              label={t('telegram.disconnect')}
+            />
           </div>
         </div>
       ) : null}
@@ -199,8 +183,7 @@ export function TelegramConnect({ chatbotId, toastMs }: { chatbotId: string | nu
             type="password"
             autoComplete="off"
             spellCheck={false}
-            value={token}
-            onChange={(e) => setToken(e.target.value)}
+            {...bound(token, setToken)}
             disabled={!chatbotId || busy}
           />
           <Field
@@ -231,9 +214,9 @@ export function TelegramConnect({ chatbotId, toastMs }: { chatbotId: string | nu
           <details className="text-sm text-slate-600">
             <summary className="cursor-pointer font-medium text-brand-800">{t('telegram.helpTitle')}</summary>
             <ol className="mt-2 list-decimal space-y-1 pl-5">
-              <li>{t('telegram.help1')}</li>
-              <li>{t('telegram.help2')}</li>
-              <li>{t('telegram.help3')}</li>
+              {(['help1', 'help2', 'help3'] as const).map((key) => (
+                <li key={key}>{t(`telegram.${key}`)}</li>
+              ))}
             </ol>
           </details>
         </form>
@@ -246,24 +229,17 @@ export function TelegramConnect({ chatbotId, toastMs }: { chatbotId: string | nu
 function Health({ config }: { config: TelegramConfig }) {
   const { t } = useTranslation();
   const { health } = config;
-  const ok = health.state === 'connected';
   return (
-    <div
-      className={`rounded-xl border p-3 text-sm ${ok ? 'border-emerald-200 bg-emerald-50' : 'border-red-200 bg-red-50'}`}
-      data-testid="telegram-health"
+    <HealthBox
+      ok={health.state === 'connected'}
+      testId="telegram-health"
+      title={`${t(`telegram.state.${health.state}`)} · @${config.telegramUsername}`}
+      error={health.lastError ? t('telegram.lastError', { error: health.lastError }) : null}
     >
-      <p className={`font-semibold ${ok ? 'text-emerald-800' : 'text-red-800'}`}>
-        {t(`telegram.state.${health.state}`)} · @{config.telegramUsername}
-      </p>
       <p className="text-xs text-slate-600">
         {t(health.mode === 'webhook' ? 'telegram.modeWebhook' : 'telegram.modePolling')}
         {health.pendingUpdates ? ` · ${t('telegram.pending', { count: health.pendingUpdates })}` : ''}
       </p>
-      {health.lastError ? (
-        <p className="mt-1 text-xs break-words text-red-800">
-          {t('telegram.lastError', { error: health.lastError })}
-        </p>
-      ) : null}
-    </div>
+    </HealthBox>
   );
 }

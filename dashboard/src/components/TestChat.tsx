@@ -12,6 +12,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Attachment, ContenedorEmpatico, FileRef } from '../../../engine/schemas.ts';
 import { readEvents } from '../lib/sse.ts';
+import { ChatBubble, ChatClose, MediaPlayer } from './ChatBubble.tsx';
 import { ChatComposer } from './ChatComposer.tsx';
 import { MicButton } from './MicButton.tsx';
 import { OfflineBanner } from './OfflineBanner.tsx';
@@ -234,14 +235,7 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
               {t('chat.empathy')}
             </label>
           ) : null}
-          <button
-            type="button"
-            aria-label={t('chat.close')}
-            onClick={() => setOpen(false)}
-            className="rounded px-1 text-lg leading-none hover:bg-brand-800"
-          >
-            ×
-          </button>
+          <ChatClose label={t('chat.close')} onClose={() => setOpen(false)} size="px-1 text-lg" />
         </div>
       </header>
       <OfflineBanner offline={offline} t={t} />
@@ -293,43 +287,26 @@ function Bubble({ message }: { message: ChatMessage }) {
   const { t } = useTranslation();
   const a = message.attachment;
   return (
-    <div className={`flex ${message.isBot ? 'justify-start' : 'justify-end'}`}>
-      <div
-        className={`max-w-[85%] min-w-0 space-y-2 rounded-2xl px-3 py-2 text-sm whitespace-pre-wrap wrap-anywhere ${
-          message.error
-            ? 'bg-red-50 text-red-800'
-            : message.isBot
-              ? 'bg-white text-slate-900 shadow-sm'
-              : 'bg-brand-700 text-white'
-        }`}
-      >
-        <p>{message.text}</p>
-        {a?.type === 'image' ? <img src={a.url} alt={a.name} className="max-h-48 rounded-lg" /> : null}
-        {a?.type === 'pdf' ? (
-          <a
-            href={a.url}
-            target="_blank"
-            rel="noopener"
-            className="flex items-center gap-2 rounded-lg border border-slate-200 px-2 py-1.5 font-medium text-brand-700 hover:bg-brand-50"
-          >
-            📄 {a.name}
-            <span className="sr-only">{t('chat.openFile')}</span>
-          </a>
-        ) : null}
-        {a?.type === 'audio' ? (
-          // biome-ignore lint/a11y/useMediaCaption: owner-uploaded audio has no captions
-          <audio controls preload="none" src={a.url} className="w-56" />
-        ) : null}
-        {a?.type === 'video' ? (
-          // biome-ignore lint/a11y/useMediaCaption: owner-uploaded video has no captions
-          <video controls preload="metadata" src={a.url} className="max-h-48 rounded-lg" />
-        ) : null}
-        {message.voice?.startsWith('data:audio/') ? (
-          // biome-ignore lint/a11y/useMediaCaption: the spoken copy of the reply written above it
-          <audio controls autoPlay src={message.voice} className="w-56" data-testid="voice-reply" />
-        ) : null}
-      </div>
-    </div>
+    <ChatBubble message={message}>
+      {a?.type === 'image' ? <img src={a.url} alt={a.name} className="max-h-48 rounded-lg" /> : null}
+      {a?.type === 'pdf' ? (
+        <a
+          href={a.url}
+          target="_blank"
+          rel="noopener"
+          className="flex items-center gap-2 rounded-lg border border-slate-200 px-2 py-1.5 font-medium text-brand-700 hover:bg-brand-50"
+        >
+          📄 {a.name}
+          <span className="sr-only">{t('chat.openFile')}</span>
+        </a>
+      ) : null}
+      {a?.type === 'audio' ? <MediaPlayer kind="audio" src={a.url} className="w-56" /> : null}
+      {a?.type === 'video' ? <MediaPlayer kind="video" src={a.url} className="max-h-48 rounded-lg" /> : null}
+      {message.voice?.startsWith('data:audio/') ? (
+        // biome-ignore lint/a11y/useMediaCaption: the spoken copy of the reply written above it
+        <audio controls autoPlay src={message.voice} className="w-56" data-testid="voice-reply" />
+      ) : null}
+    </ChatBubble>
   );
 }
 

@@ -13,7 +13,7 @@ import { toast } from 'sonner';
 import { PRESETS } from '../../../plugins/audio-effects/presets.ts';
 import { applyAudioEffect, sendBroadcast, sendVoiceNote } from '../lib/broadcasts.ts';
 import { useBroadcastErrorText } from './broadcast-errors.ts';
-import { Alert } from './ui.tsx';
+import { Alert, DangerButton, Options } from './ui.tsx';
 
 /** Spec 001 §2: the recorder's list; the rest of {@link PRESETS} is the spec's second list. */
 const RECORDER_PRESETS = PRESETS.slice(0, 10);
@@ -164,17 +164,9 @@ export function VoiceRecorder({
               }}
               className="block w-full rounded-lg border border-slate-300 px-2 py-2 text-sm"
             >
-              {RECORDER_PRESETS.map((p) => (
-                <option key={p} value={p}>
-                  {t(`recorder.presets.${p}`)}
-                </option>
-              ))}
+              <Options values={RECORDER_PRESETS} text={(p) => t(`recorder.presets.${p}`)} />
               <optgroup label={t('recorder.more')}>
-                {MORE_PRESETS.map((p) => (
-                  <option key={p} value={p}>
-                    {t(`recorder.presets.${p}`)}
-                  </option>
-                ))}
+                <Options values={MORE_PRESETS} text={(p) => t(`recorder.presets.${p}`)} />
               </optgroup>
             </select>
           </div>
@@ -230,13 +222,7 @@ export function VoiceRecorder({
                 >
                   ■ {t('recorder.stop')}
                 </button>
-                <button
-                  type="button"
-                  onClick={discard}
-                  className="rounded-lg px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
-                >
-                  {t('recorder.discard')}
-                </button>
+                <DangerButton look="quietMedium" onClick={discard} label={t('recorder.discard')} />
               </div>
               <div className="flex flex-wrap gap-2">
                 {follower ? (

@@ -9,7 +9,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { sendJson } from '../lib/api.ts';
 import { voiceStatusQuery, webSearchStatusQuery } from '../lib/voice.ts';
+import { Options } from './ui.tsx';
 
 /** One switch that may be unavailable. */
 function Option({
@@ -69,11 +71,7 @@ export function VoiceSearchControls(props: {
   async function preview() {
     setPlaying(true);
     try {
-      const res = await fetch('/api/voice/preview', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ voice: picked, lang: i18n.language.slice(0, 2) }),
-      });
+      const res = await sendJson('/api/voice/preview', { voice: picked, lang: i18n.language.slice(0, 2) });
       if (!res.ok) throw new Error(String(res.status));
       const url = URL.createObjectURL(await res.blob());
       audio.current?.pause();
@@ -116,11 +114,7 @@ export function VoiceSearchControls(props: {
               onChange={(e) => props.onVoice(e.target.value)}
               className="rounded-lg border border-slate-300 px-2 py-1.5 text-sm"
             >
-              {voices.map((v) => (
-                <option key={v} value={v}>
-                  {v}
-                </option>
-              ))}
+              <Options values={voices} />
             </select>
           </div>
           <button

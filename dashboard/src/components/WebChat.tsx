@@ -6,6 +6,7 @@ import type { TFunction } from 'i18next';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WebConfig } from '../lib/web-chat.ts';
+import { ChatBubble, ChatClose } from './ChatBubble.tsx';
 import { ChatComposer } from './ChatComposer.tsx';
 import { OfflineBanner } from './OfflineBanner.tsx';
 import { FileView, OfferButtons, useWebChat, type WebChatMessage } from './WebChatCore.tsx';
@@ -76,14 +77,7 @@ export function WebChatPanel({ chatKey, business }: { chatKey: string | null; bu
           <h2 className="truncate text-sm font-semibold">{business}</h2>
           <p className="text-xs text-white/90">{t('web.chat.assistant')}</p>
         </div>
-        <button
-          type="button"
-          aria-label={t('chat.close')}
-          onClick={() => setOpen(false)}
-          className="rounded px-2 text-xl leading-none hover:bg-brand-800"
-        >
-          ×
-        </button>
+        <ChatClose label={t('chat.close')} onClose={() => setOpen(false)} size="px-2 text-xl" />
       </header>
       <OfflineBanner offline={config?.offline} t={t} />
       <div
@@ -129,29 +123,15 @@ function Bubble({
 }) {
   const a = message.attachment;
   return (
-    <div
-      className={`flex ${message.isBot ? 'justify-start' : 'justify-end'}`}
-      data-testid={message.isBot ? 'bot-message' : 'user-message'}
-    >
-      <div
-        className={`max-w-[85%] min-w-0 space-y-2 rounded-2xl px-3 py-2 text-sm whitespace-pre-wrap wrap-anywhere ${
-          message.error
-            ? 'bg-red-50 text-red-800'
-            : message.isBot
-              ? 'bg-white text-slate-900 shadow-sm'
-              : 'bg-brand-700 text-white'
-        }`}
-      >
-        <p>{message.text}</p>
-        {a ? <FileView file={a} compact t={t} /> : null}
-        {message.voice?.startsWith('data:audio/') ? (
-          // biome-ignore lint/a11y/useMediaCaption: the spoken copy of the reply written above it
-          <audio controls autoPlay src={message.voice} className="w-full max-w-64" />
-        ) : null}
-        {message.offers?.length && onPick ? (
-          <OfferButtons offers={message.offers} onPick={onPick} t={t} />
-        ) : null}
-      </div>
-    </div>
+    <ChatBubble message={message} testId={message.isBot ? 'bot-message' : 'user-message'}>
+      {a ? <FileView file={a} compact t={t} /> : null}
+      {message.voice?.startsWith('data:audio/') ? (
+        // biome-ignore lint/a11y/useMediaCaption: the spoken copy of the reply written above it
+        <audio controls autoPlay src={message.voice} className="w-full max-w-64" />
+      ) : null}
+      {message.offers?.length && onPick ? (
+        <OfferButtons offers={message.offers} onPick={onPick} t={t} />
+      ) : null}
+    </ChatBubble>
   );
 }

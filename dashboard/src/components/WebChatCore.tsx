@@ -15,6 +15,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { Attachment, FileRef, FileType, HistoryItem } from '../../../engine/schemas.ts';
 import { readEvents } from '../lib/sse.ts';
 import { visitorId, type WebReply } from '../lib/web-chat.ts';
+import { MediaPlayer } from './ChatBubble.tsx';
 
 /** One message of a web chat (spec 001 §3 "Chat message (client)"). */
 export interface WebChatMessage {
@@ -169,23 +170,14 @@ export function FileView({ file, compact = false, t }: { file: ShownFile; compac
       );
     case 'audio':
       return (
-        // biome-ignore lint/a11y/useMediaCaption: owner-uploaded audio has no captions
-        <audio
-          controls
-          preload="none"
-          src={file.url}
-          aria-label={file.name}
-          className={compact ? 'w-56' : 'w-full'}
-        />
+        <MediaPlayer kind="audio" src={file.url} label={file.name} className={compact ? 'w-56' : 'w-full'} />
       );
     case 'video':
       return (
-        // biome-ignore lint/a11y/useMediaCaption: owner-uploaded video has no captions
-        <video
-          controls
-          preload="metadata"
+        <MediaPlayer
+          kind="video"
           src={file.url}
-          aria-label={file.name}
+          label={file.name}
           className={`rounded-xl bg-black ${compact ? 'max-h-48' : 'max-h-[600px] w-full'}`}
         />
       );

@@ -8,6 +8,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { embedSnippet } from '../../../widget/snippet.ts';
+import { sendJson } from '../lib/api.ts';
 import { type CharlaWeb, charlaWebQuery } from '../lib/web.ts';
 import { Button } from './ui.tsx';
 
@@ -24,10 +25,9 @@ export function useWebToggle(chatbot: CharlaWeb['chatbot']) {
   async function toggle() {
     setBusy(true);
     try {
-      const res = await fetch('/api/charla-web/toggle', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ chatbotId: chatbot.id, enabled: !chatbot.web_enabled }),
+      const res = await sendJson('/api/charla-web/toggle', {
+        chatbotId: chatbot.id,
+        enabled: !chatbot.web_enabled,
       });
       if (!res.ok) return;
       const body = (await res.json()) as { web_enabled: boolean };
@@ -68,11 +68,7 @@ export function WidgetSection({
       // Spec 001 §4: generating the code without a key generates one, then reads the channel again.
       setGenerating(true);
       try {
-        const res = await fetch('/api/charla-web/key', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ chatbotId: data.chatbot.id }),
-        });
+        const res = await sendJson('/api/charla-web/key', { chatbotId: data.chatbot.id });
         if (res.ok) key = (await refetch())?.chatbot.charla_key;
       } catch {
         key = undefined;
@@ -150,10 +146,9 @@ export function WidgetSection({
       <div className="rounded-xl border border-slate-200 bg-slate-50 p-4">
         <h3 className="text-sm font-semibold text-slate-800">{t('web.widget.wordpress')}</h3>
         <ol className="mt-2 list-decimal space-y-1.5 pl-5 text-sm text-slate-700">
-          <li>{t('web.widget.steps.s1')}</li>
-          <li>{t('web.widget.steps.s2')}</li>
-          <li>{t('web.widget.steps.s3')}</li>
-          <li>{t('web.widget.steps.s4')}</li>
+          {(['s1', 's2', 's3', 's4'] as const).map((key) => (
+            <li key={key}>{t(`web.widget.steps.${key}`)}</li>
+          ))}
         </ol>
       </div>
     </WebCard>

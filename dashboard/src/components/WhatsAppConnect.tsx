@@ -20,8 +20,8 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
-import { postJson, type WhatsAppConfig, whatsappConfigQuery } from '../lib/whatsapp.ts';
-import { Alert } from './ui.tsx';
+import { postJson, type WhatsAppConfig, type WhatsAppTarget, whatsappConfigQuery } from '../lib/whatsapp.ts';
+import { Alert, DangerButton, HealthBox, TitleBar } from './ui.tsx';
 import { MetaModal } from './WhatsAppMetaModal.tsx';
 import { LinkModal } from './WhatsAppModals.tsx';
 
@@ -91,18 +91,12 @@ export function WhatsAppSubView({ chatbotId }: { chatbotId: string | null }) {
       aria-labelledby="whatsapp-sub-title"
       className="space-y-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
     >
-      <div className="flex items-center justify-between gap-3">
-        <h2 id="whatsapp-sub-title" className="text-lg font-semibold">
-          {t('whatsapp.title')}
-        </h2>
-        <button
-          type="button"
-          onClick={() => setOpen(false)}
-          className="rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50"
-        >
-          {t('whatsapp.back')}
-        </button>
-      </div>
+      <TitleBar
+        id="whatsapp-sub-title"
+        title={t('whatsapp.title')}
+        closeLabel={t('whatsapp.back')}
+        onClose={() => setOpen(false)}
+      />
       <WhatsAppConnect chatbotId={chatbotId} />
     </section>
   );
@@ -117,6 +111,8 @@ export function WhatsAppConnect({ chatbotId }: { chatbotId: string | null }) {
   const [modal, setModal] = useState<'qr' | 'cloud' | 'meta' | null>(null);
   const [busy, setBusy] = useState(false);
   const data = config.data;
+  /** What the dialogs work on, once the configuration is loaded. */
+  const target: WhatsAppTarget | null = data && chatbotId ? { chatbotId, config: data } : null;
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['whatsapp-config'] });
 
   if (!chatbotId) return <Alert tone="info">{t('whatsapp.configureFirst')}</Alert>;
@@ -185,31 +181,27 @@ export function WhatsAppConnect({ chatbotId }: { chatbotId: string | null }) {
       </div>
       {data && data.status !== null ? <Health config={data} /> : null}
       {data?.status ? (
-        <button
-          type="button"
+        <DangerButton
+          look="outline"
           onClick={() => void disconnect()}
-          disabled={busy}
-          className="rounded-lg border border-red-200 px-4 py-2 text-sm font-medium text-red-700 hover:bg-red-50"
-        >
-          {t('whatsapp.disconnect')}
-        </button>
+          busy={busy}
+          label={t('whatsapp.disconnect')}
+        />
       ) : null}
       <details className="text-sm text-slate-700" data-testid="whatsapp-help">
         <summary className="cursor-pointer font-medium text-brand-800">{t('whatsapp.help.title')}</summary>
         <ul className="mt-2 list-disc space-y-1 pl-5">
-          <li>{t('whatsapp.help.qr1')}</li>
-          <li>{t('whatsapp.help.qr2')}</li>
-          <li>{t('whatsapp.help.cloud1')}</li>
-          <li>{t('whatsapp.help.cloud2')}</li>
+          {(['qr1', 'qr2', 'cloud1', 'cloud2'] as const).map((key) => (
+            <li key={key}>{t(`whatsapp.help.${key}`)}</li>
+          ))}
         </ul>
         <p className="mt-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900">
           {t('whatsapp.help.risk')}
         </p>
       </details>
-      {(modal === 'qr' || modal === 'cloud') && data ? (
+      {(modal === 'qr' || modal === 'cloud') && target ? (
         <LinkModal
-          chatbotId={chatbotId}
-          config={data}
+          {...target}
           initialTab={modal}
           onClose={() => {
             setModal(null);
@@ -217,9 +209,7 @@ export function WhatsAppConnect({ chatbotId }: { chatbotId: string | null }) {
           }}
         />
       ) : null}
-      {modal === 'meta' && data ? (
-        <MetaModal chatbotId={chatbotId} config={data} onClose={() => setModal(null)} />
-      ) : null}
+      {modal === 'meta' && target ? <MetaModal {...target} onClose={() => setModal(null)} /> : null}
     </div>
   );
 }
@@ -295,28 +285,20 @@ function StateIcon({ done }: { done: boolean }): ReactNode {
 function Health({ config }: { config: WhatsAppConfig }) {
   const { t, i18n } = useTranslation();
   const { health } = config;
-  const ok = health.state === 'connected';
   const when = health.lastUpdateAt
     ? new Date(health.lastUpdateAt).toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'short' })
     : null;
   return (
-    <div
-      className={`rounded-xl border p-3 text-sm ${ok ? 'border-emerald-200 bg-emerald-50' : 'border-red-200 bg-red-50'}`}
-      data-testid="whatsapp-health"
+    <HealthBox
+      ok={health.state === 'connected'}
+      testId="whatsapp-health"
+      title={`${t(`whatsapp.state.${health.state}`)}${config.whatsapp_number ? ` · +${config.whatsapp_number}` : ''}`}
+      error={health.lastError ? t('whatsapp.health.lastError', { error: health.lastError }) : null}
     >
-      <p className={`font-semibold ${ok ? 'text-emerald-800' : 'text-red-800'}`}>
-        {t(`whatsapp.state.${health.state}`)}
-        {config.whatsapp_number ? ` · +${config.whatsapp_number}` : ''}
-      </p>
       <p className="text-xs text-slate-700">
         {t(health.mode === 'cloud-api' ? 'whatsapp.modes.cloud' : 'whatsapp.modes.baileys')} ·{' '}
         {when ? t('whatsapp.health.lastUpdate', { time: when }) : t('whatsapp.health.never')}
       </p>
-      {health.lastError ? (
-        <p className="mt-1 text-xs break-words text-red-800">
-          {t('whatsapp.health.lastError', { error: health.lastError })}
-        </p>
-      ) : null}
-    </div>
+    </HealthBox>
   );
 }

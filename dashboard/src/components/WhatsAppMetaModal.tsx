@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { postJson, type WhatsAppConfig } from '../lib/whatsapp.ts';
+import { postJson, type WhatsAppTarget } from '../lib/whatsapp.ts';
 import { Alert, Button } from './ui.tsx';
 import { Modal, RELOAD_AFTER_MS } from './WhatsAppModals.tsx';
 
@@ -55,15 +55,7 @@ function loadFacebookSdk(appId: string, version: string, failure: string): Promi
 class Cancelled extends Error {}
 
 /** The Facebook login flow with its progress and Cancel. */
-export function MetaModal({
-  chatbotId,
-  config,
-  onClose,
-}: {
-  chatbotId: string;
-  config: WhatsAppConfig;
-  onClose: () => void;
-}) {
+export function MetaModal({ chatbotId, config, onClose }: WhatsAppTarget & { onClose: () => void }) {
   const { t } = useTranslation();
   const [state, setState] = useState<MetaState>('loading');
   const [error, setError] = useState<string | null>(null);

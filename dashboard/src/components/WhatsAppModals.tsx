@@ -11,8 +11,8 @@ import { QRCodeSVG } from 'qrcode.react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { postJson, type WhatsAppConfig } from '../lib/whatsapp.ts';
-import { Alert, Button, Dialog, Field, useEscape } from './ui.tsx';
+import { postJson, type WhatsAppConfig, type WhatsAppTarget } from '../lib/whatsapp.ts';
+import { Alert, Button, bound, Dialog, Field, useEscape } from './ui.tsx';
 
 /** Spec 000 §9: reload after a WhatsApp connection, ms. */
 export const RELOAD_AFTER_MS = 1000;
@@ -58,12 +58,7 @@ export function LinkModal({
   config,
   initialTab,
   onClose,
-}: {
-  chatbotId: string;
-  config: WhatsAppConfig;
-  initialTab: 'qr' | 'cloud';
-  onClose: () => void;
-}) {
+}: WhatsAppTarget & { initialTab: 'qr' | 'cloud'; onClose: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState(initialTab);
@@ -195,8 +190,7 @@ function QrPanel({
             hint={t('whatsapp.link.pairingHint')}
             inputMode="tel"
             autoComplete="tel"
-            value={phone}
-            onChange={(e) => setPhone(e.target.value)}
+            {...bound(phone, setPhone)}
           />
           <Button type="submit" disabled={asking || !phone.trim()}>
             {t('whatsapp.link.pairingAsk')}
@@ -216,15 +210,7 @@ function QrPanel({
 }
 
 /** The Cloud API manual form, with what to enter at Meta. */
-function CloudForm({
-  chatbotId,
-  config,
-  onDone,
-}: {
-  chatbotId: string;
-  config: WhatsAppConfig;
-  onDone: () => void;
-}) {
+function CloudForm({ chatbotId, config, onDone }: WhatsAppTarget & { onDone: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [form, setForm] = useState({
@@ -237,6 +223,15 @@ function CloudForm({
   const [error, setError] = useState<string | null>(null);
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm({ ...form, [k]: e.target.value });
+  /** A secret's field: `whatsapp.cloud.<k>` and its hint, hidden while typed. */
+  const secret = (k: 'accessToken' | 'appSecret') => ({
+    label: t(`whatsapp.cloud.${k}`),
+    hint: t(`whatsapp.cloud.${k}Hint`),
+    type: 'password',
+    autoComplete: 'off',
+    value: form[k],
+    onChange: set(k),
+  });
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -275,24 +270,8 @@ function CloudForm({
         value={form.businessAccountId}
         onChange={set('businessAccountId')}
       />
-      <Field
-        label={t('whatsapp.cloud.accessToken')}
-        hint={t('whatsapp.cloud.accessTokenHint')}
-        type="password"
-        autoComplete="off"
-        value={form.accessToken}
-        onChange={set('accessToken')}
-      />
-      {config.appSecretConfigured ? null : (
-        <Field
-          label={t('whatsapp.cloud.appSecret')}
-          hint={t('whatsapp.cloud.appSecretHint')}
-          type="password"
-          autoComplete="off"
-          value={form.appSecret}
-          onChange={set('appSecret')}
-        />
-      )}
+      <Field {...secret('accessToken')} />
+      {config.appSecretConfigured ? null : <Field {...secret('appSecret')} />}
       <div className="rounded-lg border border-slate-200 bg-slate-50 p-3 text-xs text-slate-700">
         <p className="font-medium">{t('whatsapp.cloud.webhookTitle')}</p>
         <p className="break-all">

@@ -1,5 +1,5 @@
 /** Small building blocks of the dashboard's forms: layout, fields, buttons, alerts. */
-import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ChangeEvent, InputHTMLAttributes, ReactNode } from 'react';
 import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelector } from './LanguageSelector.tsx';
@@ -18,14 +18,15 @@ export function BrandMark() {
   );
 }
 
-/** A label above its control (`id`: the control's id). */
-function Labelled({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+/** A label above its control; `children` renders the control (and what follows it) with its new id. */
+function Labelled({ label, children }: { label: string; children: (id: string) => ReactNode }) {
+  const id = useId();
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium text-slate-700">
         {label}
       </label>
-      {children}
+      {children(id)}
     </div>
   );
 }
@@ -67,20 +68,23 @@ export function Field({
   hint,
   ...input
 }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
   return (
-    <Labelled id={id} label={label}>
-      <input
-        id={id}
-        className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        {...input}
-      />
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-500">
-          {hint}
-        </p>
-      ) : null}
+    <Labelled label={label}>
+      {(id) => (
+        <>
+          <input
+            id={id}
+            className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
+            aria-describedby={hint ? `${id}-hint` : undefined}
+            {...input}
+          />
+          {hint ? (
+            <p id={`${id}-hint`} className="text-xs text-slate-500">
+              {hint}
+            </p>
+          ) : null}
+        </>
+      )}
     </Labelled>
   );
 }
@@ -131,6 +135,15 @@ export function Section({ title, children }: { title: string; children: ReactNod
   );
 }
 
+/** The id, value and `onChange` (with the new text) of a labelled text area or drop-down. */
+function controlled(id: string, value: string, onChange: (v: string) => void) {
+  return {
+    id,
+    value,
+    onChange: (e: ChangeEvent<HTMLTextAreaElement | HTMLSelectElement>) => onChange(e.target.value),
+  };
+}
+
 /** A labelled multi-line text field. */
 export function TextArea({
   label,
@@ -148,18 +161,17 @@ export function TextArea({
   /** Characters the field takes at most. */
   maxLength?: number;
 }) {
-  const id = useId();
   return (
-    <Labelled id={id} label={label}>
-      <textarea
-        id={id}
-        rows={rows}
-        placeholder={placeholder}
-        maxLength={maxLength}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
-      />
+    <Labelled label={label}>
+      {(id) => (
+        <textarea
+          {...controlled(id, value, onChange)}
+          rows={rows}
+          placeholder={placeholder}
+          maxLength={maxLength}
+          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
+        />
+      )}
     </Labelled>
   );
 }
@@ -176,17 +188,16 @@ export function Select({
   onChange: (v: string) => void;
   children: ReactNode;
 }) {
-  const id = useId();
   return (
-    <Labelled id={id} label={label}>
-      <select
-        id={id}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
-      >
-        {children}
-      </select>
+    <Labelled label={label}>
+      {(id) => (
+        <select
+          {...controlled(id, value, onChange)}
+          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus:border-brand-600 focus:ring-2 focus:ring-brand-100 focus:outline-none"
+        >
+          {children}
+        </select>
+      )}
     </Labelled>
   );
 }
@@ -248,4 +259,121 @@ export function useEscape(onClose: () => void) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
+}
+
+/** A panel's title row: its `h2` (with `id`, for `aria-labelledby`) and a small button that closes it. */
+export function TitleBar({
+  id,
+  title,
+  closeLabel,
+  onClose,
+}: {
+  id: string;
+  title: string;
+  closeLabel: string;
+  onClose: () => void;
+}) {
+  return (
+    <div className="flex items-center justify-between gap-3">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <button
+        type="button"
+        onClick={onClose}
+        className="rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50"
+      >
+        {closeLabel}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The looks of the red buttons: outlined (disconnect a channel, delete a file) or quiet (delete a
+ * row, discard a recording, unlink a phone), in the sizes their places use.
+ */
+const DANGER_LOOKS = {
+  outline: 'rounded-lg border border-red-200 px-4 py-2 text-sm font-medium text-red-700 hover:bg-red-50',
+  outlineSmall: 'rounded-lg border border-red-200 px-3 py-1 text-sm text-red-700 hover:bg-red-50',
+  quiet: 'rounded-lg px-2 py-1 text-sm font-medium text-red-700 hover:bg-red-50',
+  quietMedium: 'rounded-lg px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50',
+  quietLarge: 'rounded-lg px-3 py-2 text-sm font-medium text-red-700 hover:bg-red-50',
+} as const;
+
+/** A red button of a destructive action (disconnect, delete), disabled while `busy`. */
+export function DangerButton({
+  look,
+  onClick,
+  busy,
+  label,
+}: {
+  look: keyof typeof DANGER_LOOKS;
+  onClick: () => void;
+  busy?: boolean;
+  label: string;
+}) {
+  return (
+    <button type="button" onClick={onClick} disabled={busy} className={DANGER_LOOKS[look]}>
+      {label}
+    </button>
+  );
+}
+
+/**
+ * A channel's health box (Telegram, WhatsApp): green while `ok`, else red; `title` (state) in bold,
+ * then `children` (mode and details), then `error` (the last error's text) when there is one.
+ */
+export function HealthBox({
+  ok,
+  testId,
+  title,
+  error,
+  children,
+}: {
+  ok: boolean;
+  testId: string;
+  title: ReactNode;
+  error: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      className={`rounded-xl border p-3 text-sm ${ok ? 'border-emerald-200 bg-emerald-50' : 'border-red-200 bg-red-50'}`}
+      data-testid={testId}
+    >
+      <p className={`font-semibold ${ok ? 'text-emerald-800' : 'text-red-800'}`}>{title}</p>
+      {children}
+      {error ? <p className="mt-1 text-xs break-words text-red-800">{error}</p> : null}
+    </div>
+  );
+}
+
+/** A label only screen readers read, for a control whose placeholder or place says what it is. */
+export function SrLabel({ htmlFor, children }: { htmlFor: string; children: ReactNode }) {
+  return (
+    <label htmlFor={htmlFor} className="sr-only">
+      {children}
+    </label>
+  );
+}
+
+/** The `<option>`s of a drop-down: one a value, shown as `text(value)` (by default the value itself). */
+export function Options<V extends string | number>({
+  values,
+  text = String,
+}: {
+  values: readonly V[];
+  text?: (value: V) => string;
+}) {
+  return values.map((v) => (
+    <option key={v} value={v}>
+      {text(v)}
+    </option>
+  ));
+}
+
+/** The `value` and `onChange` of an input bound to a string state (`set`: its setter). */
+export function bound(value: string, set: (v: string) => void) {
+  return { value, onChange: (e: ChangeEvent<HTMLInputElement>) => set(e.target.value) };
 }

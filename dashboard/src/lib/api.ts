@@ -35,3 +35,35 @@ export async function apiCall<T>(method: string, url: string, body?: unknown): P
   if (!res.ok) throw new ApiError(String(data.code ?? 'server'), String(data.error ?? res.status));
   return data as T;
 }
+
+/** Sends `body` as JSON to `url` (POST unless `method` says otherwise) and answers the raw response. */
+export function sendJson(url: string, body: unknown, method = 'POST'): Promise<Response> {
+  return fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/**
+ * The JSON body of `res`.
+ * @throws Error with the server's message (Spanish, like the spec's) when it gives one, else the status code.
+ */
+export async function jsonOrThrow<T>(res: Response): Promise<T> {
+  const body = (await res.json().catch(() => ({}))) as T & { error?: string };
+  if (!res.ok) throw new Error(body.error ?? String(res.status));
+  return body;
+}
+
+/** Reads the JSON at `url` (see {@link jsonOrThrow}). */
+export async function getJson<T>(url: string): Promise<T> {
+  return jsonOrThrow<T>(await fetch(url));
+}
+
+/** The query key and reader of a bot's channel configuration, `GET /api/get-<channel>-config`. */
+export function channelConfig<T>(channel: 'telegram' | 'whatsapp', chatbotId: string) {
+  return {
+    queryKey: [`${channel}-config`, chatbotId],
+    queryFn: () => getJson<T>(`/api/get-${channel}-config?chatbotId=${encodeURIComponent(chatbotId)}`),
+  };
+}

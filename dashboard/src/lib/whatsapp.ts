@@ -5,32 +5,26 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import type { WhatsAppConfigResponse } from '../../../adapters/whatsapp/api.ts';
+import { channelConfig, jsonOrThrow, sendJson } from './api.ts';
 
 /** The WhatsApp configuration of a bot, as `GET /api/get-whatsapp-config` answers it. */
 export type WhatsAppConfig = WhatsAppConfigResponse;
 
+/** What the WhatsApp dialogs and forms work on: the bot and its WhatsApp configuration. */
+export interface WhatsAppTarget {
+  chatbotId: string;
+  config: WhatsAppConfig;
+}
+
 /** `GET /api/get-whatsapp-config`: every 2 s while a device is linking (the QR rotates), else 30 s. */
 export const whatsappConfigQuery = (chatbotId: string) =>
   queryOptions({
-    queryKey: ['whatsapp-config', chatbotId],
-    queryFn: async (): Promise<WhatsAppConfig> => {
-      const res = await fetch(`/api/get-whatsapp-config?chatbotId=${encodeURIComponent(chatbotId)}`);
-      const body = (await res.json().catch(() => ({}))) as WhatsAppConfig & { error?: string };
-      if (!res.ok) throw new Error(body.error ?? String(res.status));
-      return body;
-    },
+    ...channelConfig<WhatsAppConfig>('whatsapp', chatbotId),
     staleTime: 1_000,
     refetchInterval: (q) => (q.state.data?.status === 'linking' ? 2_000 : 30_000),
   });
 
 /** Posts JSON to an owner route; throws the server's message. */
 export async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json().catch(() => ({}))) as T & { error?: string };
-  if (!res.ok) throw new Error(json.error ?? String(res.status));
-  return json;
+  return jsonOrThrow<T>(await sendJson(url, body));
 }

@@ -19,6 +19,9 @@ const COMMANDS = {
   local: 'OPENAI_BASE_URL=http://127.0.0.1:11434/v1 CHARLA_LLM_MODEL=llama3.1 npm start',
 } as const;
 
+/** The ways to run the model, in the order the page explains them. */
+const WAYS = ['openai', 'local'] as const;
+
 function LlmHelp() {
   const { t } = useTranslation();
   return (
@@ -35,24 +38,17 @@ function LlmHelp() {
         </h1>
         <p className="text-slate-700">{t('help.llm.offline')}</p>
         <p className="text-slate-700">{t('help.llm.who')}</p>
-        <section className="space-y-2" aria-labelledby="llm-openai">
-          <h2 id="llm-openai" className="text-lg font-semibold text-slate-900">
-            {t('help.llm.openaiTitle')}
-          </h2>
-          <p className="text-slate-700">{t('help.llm.openai')}</p>
-          <pre className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-white">
-            <code>{COMMANDS.openai}</code>
-          </pre>
-        </section>
-        <section className="space-y-2" aria-labelledby="llm-local">
-          <h2 id="llm-local" className="text-lg font-semibold text-slate-900">
-            {t('help.llm.localTitle')}
-          </h2>
-          <p className="text-slate-700">{t('help.llm.local')}</p>
-          <pre className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-white">
-            <code>{COMMANDS.local}</code>
-          </pre>
-        </section>
+        {WAYS.map((way) => (
+          <section key={way} className="space-y-2" aria-labelledby={`llm-${way}`}>
+            <h2 id={`llm-${way}`} className="text-lg font-semibold text-slate-900">
+              {t(`help.llm.${way}Title`)}
+            </h2>
+            <p className="text-slate-700">{t(`help.llm.${way}`)}</p>
+            <pre className="overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-white">
+              <code>{COMMANDS[way]}</code>
+            </pre>
+          </section>
+        ))}
         <p className="text-slate-700">{t('help.llm.after')}</p>
         <Link
           to="/main"

@@ -20,11 +20,12 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { AppHeader } from '../components/AppHeader.tsx';
+import { PageShell, PageTitle } from '../components/PageShell.tsx';
 import { PausedWarning, PlanSummary } from '../components/PlanStatus.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { WebChatPanel } from '../components/WebChat.tsx';
 import { WebCard as Card, useWebToggle, WidgetSection } from '../components/WebService.tsx';
+import { sendJson } from '../lib/api.ts';
 import { requireSession } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 import { type CharlaWeb, charlaWebQuery } from '../lib/web.ts';
@@ -49,49 +50,40 @@ function CharlaWebScreen() {
   }, [botId, queryClient]);
 
   return (
-    <div className="min-h-dvh pb-24">
-      <AppHeader />
-      <main className="mx-auto max-w-5xl space-y-6 px-4 py-6 min-[700px]:py-8">
-        <div className="flex flex-col-reverse gap-3 min-[700px]:flex-row min-[700px]:items-start min-[700px]:justify-between">
-          <div>
-            <h1 className="text-2xl font-bold tracking-tight min-[700px]:text-3xl">{t('web.title')}</h1>
-            <p className="mt-1 text-slate-600">{t('web.subtitle')}</p>
-          </div>
-          <Link
-            to="/main"
-            className="inline-flex w-fit shrink-0 items-center gap-1 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
-          >
-            <span aria-hidden="true">←</span> {t('web.back')}
-          </Link>
+    <PageShell
+      className="min-h-dvh pb-24"
+      main="mx-auto max-w-5xl space-y-6 px-4 py-6 min-[700px]:py-8"
+      after={
+        web.data ? (
+          <WebChatPanel chatKey={web.data.chatbot.charla_key} business={web.data.chatbot.business_name} />
+        ) : null
+      }
+    >
+      <PageTitle title={t('web.title')} subtitle={t('web.subtitle')} back={t('web.back')} />
+      <div
+        className="flex flex-col gap-2 rounded-xl border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900 min-[700px]:flex-row min-[700px]:items-center min-[700px]:justify-between"
+        data-testid="shared-notice"
+      >
+        <p>{t('web.sharedNotice')}</p>
+        <Link to="/configure" className="shrink-0 font-semibold text-sky-900 underline hover:no-underline">
+          {t('web.sharedLink')}
+        </Link>
+      </div>
+      {web.isPending ? (
+        <p role="status" className="text-slate-600">
+          {t('web.loading')}
+        </p>
+      ) : web.isError ? (
+        <div className="space-y-3">
+          <Alert tone="error">{t('web.loadError')}</Alert>
+          <Button variant="secondary" className="w-auto" onClick={() => void web.refetch()}>
+            {t('web.retry')}
+          </Button>
         </div>
-        <div
-          className="flex flex-col gap-2 rounded-xl border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900 min-[700px]:flex-row min-[700px]:items-center min-[700px]:justify-between"
-          data-testid="shared-notice"
-        >
-          <p>{t('web.sharedNotice')}</p>
-          <Link to="/configure" className="shrink-0 font-semibold text-sky-900 underline hover:no-underline">
-            {t('web.sharedLink')}
-          </Link>
-        </div>
-        {web.isPending ? (
-          <p role="status" className="text-slate-600">
-            {t('web.loading')}
-          </p>
-        ) : web.isError ? (
-          <div className="space-y-3">
-            <Alert tone="error">{t('web.loadError')}</Alert>
-            <Button variant="secondary" className="w-auto" onClick={() => void web.refetch()}>
-              {t('web.retry')}
-            </Button>
-          </div>
-        ) : (
-          <WebChannel data={web.data} refetch={async () => (await web.refetch()).data} />
-        )}
-      </main>
-      {web.data ? (
-        <WebChatPanel chatKey={web.data.chatbot.charla_key} business={web.data.chatbot.business_name} />
-      ) : null}
-    </div>
+      ) : (
+        <WebChannel data={web.data} refetch={async () => (await web.refetch()).data} />
+      )}
+    </PageShell>
   );
 }
 
@@ -183,11 +175,7 @@ function IalandingCard({ data }: { data: CharlaWeb }) {
     }
     setEntering(true);
     try {
-      const res = await fetch('/api/charla-web/ialanding', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ chatbotId, key }),
-      });
+      const res = await sendJson('/api/charla-web/ialanding', { chatbotId, key });
       if (res.status === 400) {
         toast.error(t('web.ialanding.missing'));
         setEntering(false);

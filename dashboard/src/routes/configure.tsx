@@ -24,13 +24,14 @@ import {
   STYLES,
 } from '../../../engine/schemas.ts';
 import { CATEGORY_KEYS } from '../../../plugins/facebots/api.ts';
-import { AppHeader } from '../components/AppHeader.tsx';
 import { FilesManager } from '../components/FilesManager.tsx';
+import { ForBot, PageShell } from '../components/PageShell.tsx';
 import { ReservationsControls } from '../components/Reservations.tsx';
 import { TelegramConnect } from '../components/TelegramConnect.tsx';
-import { Alert, Button, Check, Field, Section, Select, TextArea } from '../components/ui.tsx';
+import { Alert, Button, Check, Field, Options, Section, Select, TextArea } from '../components/ui.tsx';
 import { VoiceSearchControls } from '../components/VoiceSearchControls.tsx';
 import { WhatsAppSection } from '../components/WhatsAppConnect.tsx';
+import { sendJson } from '../lib/api.ts';
 import { requireSession } from '../lib/auth.ts';
 import { type MyChatbot, myChatbotQuery } from '../lib/bot.ts';
 import { enabled } from '../lib/features.ts';
@@ -48,21 +49,31 @@ export const Route = createFileRoute('/configure')({
   component: Configure,
 });
 
-type Form = Pick<
-  MyChatbot,
-  | 'business_name'
+/** The bot's fields this screen edits. */
+const FORM_KEYS = [
+  'business_name',
+  'business_description',
+  'public_description',
+  'chatbot_style',
+  'expectations',
+  'category',
+  'idioma',
+  'is_public',
+  'enable_web_search',
+  'enable_reservations',
+  'enable_audio',
+  'selected_voice_id',
+] as const;
+
+type Form = Pick<MyChatbot, (typeof FORM_KEYS)[number]>;
+/** The form's text fields. */
+type TextKey =
   | 'business_description'
   | 'public_description'
   | 'chatbot_style'
   | 'expectations'
   | 'category'
-  | 'idioma'
-  | 'is_public'
-  | 'enable_web_search'
-  | 'enable_reservations'
-  | 'enable_audio'
-  | 'selected_voice_id'
->;
+  | 'idioma';
 
 /** A new bot's form: the spec's defaults (000 §9), in the interface language (issue 10). */
 const empty = (language: string): Form => ({
@@ -79,6 +90,12 @@ const empty = (language: string): Form => ({
   enable_audio: false,
   selected_voice_id: null,
 });
+
+/** The form's fields of a saved bot (no public description: an empty one). */
+function formOf(bot: MyChatbot): Form {
+  const form = Object.fromEntries(FORM_KEYS.map((key) => [key, bot[key]])) as Form;
+  return { ...form, public_description: bot.public_description ?? '' };
+}
 
 function Configure() {
   const { t, i18n } = useTranslation();
@@ -104,38 +121,18 @@ function Configure() {
   }, [bot.isSuccess, bot.data, i18n.language]);
 
   useEffect(() => {
-    if (bot.data) {
-      const {
-        business_name,
-        business_description,
-        chatbot_style,
-        expectations,
-        category,
-        idioma,
-        is_public,
-        enable_web_search,
-        enable_reservations,
-        enable_audio,
-        selected_voice_id,
-      } = bot.data;
-      setForm({
-        business_name,
-        business_description,
-        public_description: bot.data.public_description ?? '',
-        chatbot_style,
-        expectations,
-        category,
-        idioma,
-        is_public,
-        enable_web_search,
-        enable_reservations,
-        enable_audio,
-        selected_voice_id,
-      });
-    }
+    if (bot.data) setForm(formOf(bot.data));
   }, [bot.data]);
 
   const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
+  /** The value and `onChange` of a control bound to a text field of the form. */
+  const bind = (key: TextKey) => ({ value: form[key], onChange: (v: string) => set(key, v) });
+  /** A text area's props: its label and placeholder (`configure.<text>`, `…Placeholder`), its field. */
+  const textArea = (text: string, key: TextKey) => ({
+    label: t(`configure.${text}`),
+    placeholder: t(`configure.${text}Placeholder`),
+    ...bind(key),
+  });
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -148,11 +145,7 @@ function Configure() {
     }
     setSaving(true);
     try {
-      const res = await fetch('/api/save-chatbot', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...(bot.data ? { id: bot.data.id } : {}), ...form }),
-      });
+      const res = await sendJson('/api/save-chatbot', { ...(bot.data ? { id: bot.data.id } : {}), ...form });
       const body = (await res.json()) as { id?: string; error?: string };
       if (!res.ok || !body.id)
         throw new Error(body.error ?? t('configure.saveStatus', { status: res.status }));
@@ -178,146 +171,109 @@ function Configure() {
   }
 
   return (
-    <div className="min-h-dvh">
-      <AppHeader />
-      <main className="mx-auto max-w-3xl px-4 py-8">
-        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t('configure.title')}</h1>
-        <p className="mt-1 text-slate-600">{t('configure.subtitle')}</p>
-        {bot.isError ? (
-          <div className="mt-4">
-            <Alert tone="error">{t('configure.loadError')}</Alert>
-          </div>
-        ) : null}
-        <form className="mt-6 space-y-6" onSubmit={save} noValidate>
-          <Section title={t('configure.basic')}>
-            <Field
-              label={t('configure.businessName')}
-              placeholder={t('configure.businessNamePlaceholder')}
-              name="business_name"
-              required
-              maxLength={200}
-              value={form.business_name}
-              onChange={(e) => set('business_name', e.target.value)}
-            />
-            <TextArea
-              label={t('configure.description')}
-              placeholder={t('configure.descriptionPlaceholder')}
-              value={form.business_description}
-              onChange={(v) => set('business_description', v)}
-              rows={5}
-            />
-            <TextArea
-              label={t('configure.publicDescription')}
-              placeholder={t('configure.publicDescriptionPlaceholder')}
-              value={form.public_description}
-              onChange={(v) => set('public_description', v)}
-              rows={2}
-              maxLength={PUBLIC_DESCRIPTION_MAX}
-            />
-            <Select
-              label={t('configure.style')}
-              value={form.chatbot_style}
-              onChange={(v) => set('chatbot_style', v)}
-            >
-              {STYLES.map((s) => (
-                <option key={s} value={s}>
-                  {t(`configure.styles.${s}`)}
-                </option>
-              ))}
-            </Select>
-            <TextArea
-              label={t('configure.expectations')}
-              placeholder={t('configure.expectationsPlaceholder')}
-              value={form.expectations}
-              onChange={(v) => set('expectations', v)}
-              rows={3}
-            />
-          </Section>
-          <Section title={t('configure.advanced')}>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Select
-                label={t('configure.category')}
-                value={form.category}
-                onChange={(v) => set('category', v)}
-              >
-                {CATEGORIES.map((c) => (
-                  <option key={c} value={c}>
-                    {`${CATEGORY_LABELS[c].split(' ')[0]} ${t(`configure.categories.${CATEGORY_KEYS[c]}`)}`}
-                  </option>
-                ))}
-              </Select>
-              <Select label={t('configure.language')} value={form.idioma} onChange={(v) => set('idioma', v)}>
-                {BOT_LANGUAGES.map((l) => (
-                  <option key={l} value={l}>
-                    {l}
-                  </option>
-                ))}
-              </Select>
-            </div>
-            <Check
-              label={enabled('facebots') ? t('configure.publicListed') : t('configure.public')}
-              checked={form.is_public}
-              onChange={(v) => set('is_public', v)}
-            />
-            {/* The web-search and voice plugins bring their switches, with what the server can do. */}
-            <VoiceSearchControls
-              webSearch={form.enable_web_search}
-              onWebSearch={(v) => set('enable_web_search', v)}
-              audio={form.enable_audio}
-              onAudio={(v) => set('enable_audio', v)}
-              voice={form.selected_voice_id}
-              onVoice={(v) => set('selected_voice_id', v)}
-            />
-            {/* The reservations plugin brings its "Ver reservas" and "Configurar" buttons with it. */}
-            {enabled('reservations') ? (
-              <ReservationsControls
-                chatbotId={bot.data?.id ?? null}
-                businessName={form.business_name}
-                checked={form.enable_reservations}
-                onChange={(v) => set('enable_reservations', v)}
+    <PageShell className="min-h-dvh" main="mx-auto max-w-3xl px-4 py-8">
+      <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t('configure.title')}</h1>
+      <p className="mt-1 text-slate-600">{t('configure.subtitle')}</p>
+      {bot.isError ? (
+        <div className="mt-4">
+          <Alert tone="error">{t('configure.loadError')}</Alert>
+        </div>
+      ) : null}
+      <form className="mt-6 space-y-6" onSubmit={save} noValidate>
+        <Section title={t('configure.basic')}>
+          <Field
+            label={t('configure.businessName')}
+            placeholder={t('configure.businessNamePlaceholder')}
+            name="business_name"
+            required
+            maxLength={200}
+            value={form.business_name}
+            onChange={(e) => set('business_name', e.target.value)}
+          />
+          <TextArea {...textArea('description', 'business_description')} rows={5} />
+          <TextArea
+            {...textArea('publicDescription', 'public_description')}
+            rows={2}
+            maxLength={PUBLIC_DESCRIPTION_MAX}
+          />
+          <Select label={t('configure.style')} {...bind('chatbot_style')}>
+            <Options values={STYLES} text={(s) => t(`configure.styles.${s}`)} />
+          </Select>
+          <TextArea {...textArea('expectations', 'expectations')} rows={3} />
+        </Section>
+        <Section title={t('configure.advanced')}>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Select label={t('configure.category')} {...bind('category')}>
+              <Options
+                values={CATEGORIES}
+                text={(c) =>
+                  `${CATEGORY_LABELS[c].split(' ')[0]} ${t(`configure.categories.${CATEGORY_KEYS[c]}`)}`
+                }
               />
-            ) : null}
-          </Section>
-          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <Link
-              to="/main"
-              className="inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
-            >
-              {t('configure.back')}
-            </Link>
-            <Button type="submit" disabled={saving} className="sm:w-auto">
-              {saving ? t('configure.saving') : t('configure.save')}
-            </Button>
-            {saved ? (
-              <button
-                type="button"
-                onClick={() => scrollToSection('archivos')}
-                className="inline-flex items-center justify-center rounded-lg bg-brand-50 px-4 py-2.5 text-sm font-semibold text-brand-800"
-              >
-                {t('configure.nextStep')}
-              </button>
-            ) : null}
+            </Select>
+            <Select label={t('configure.language')} {...bind('idioma')}>
+              <Options values={BOT_LANGUAGES} />
+            </Select>
           </div>
-        </form>
-        <div className="mt-6 scroll-mt-4" id="archivos">
-          {bot.data ? (
-            <FilesManager chatbotId={bot.data.id} />
-          ) : bot.isSuccess ? (
-            <p className="rounded-2xl border border-dashed border-slate-300 p-5 text-sm text-slate-600">
-              {t('files.saveFirst')}
-            </p>
+          <Check
+            label={enabled('facebots') ? t('configure.publicListed') : t('configure.public')}
+            checked={form.is_public}
+            onChange={(v) => set('is_public', v)}
+          />
+          {/* The web-search and voice plugins bring their switches, with what the server can do. */}
+          <VoiceSearchControls
+            webSearch={form.enable_web_search}
+            onWebSearch={(v) => set('enable_web_search', v)}
+            audio={form.enable_audio}
+            onAudio={(v) => set('enable_audio', v)}
+            voice={form.selected_voice_id}
+            onVoice={(v) => set('selected_voice_id', v)}
+          />
+          {/* The reservations plugin brings its "Ver reservas" and "Configurar" buttons with it. */}
+          {enabled('reservations') ? (
+            <ReservationsControls
+              chatbotId={bot.data?.id ?? null}
+              businessName={form.business_name}
+              checked={form.enable_reservations}
+              onChange={(v) => set('enable_reservations', v)}
+            />
+          ) : null}
+        </Section>
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Link
+            to="/main"
+            className="inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+          >
+            {t('configure.back')}
+          </Link>
+          <Button type="submit" disabled={saving} className="sm:w-auto">
+            {saving ? t('configure.saving') : t('configure.save')}
+          </Button>
+          {saved ? (
+            <button
+              type="button"
+              onClick={() => scrollToSection('archivos')}
+              className="inline-flex items-center justify-center rounded-lg bg-brand-50 px-4 py-2.5 text-sm font-semibold text-brand-800"
+            >
+              {t('configure.nextStep')}
+            </button>
           ) : null}
         </div>
-        {bot.isSuccess ? (
-          <div className="mt-6 scroll-mt-4" id="telegram">
-            <Section title={t('telegram.title')}>
-              <p className="text-sm text-slate-600">{t('telegram.subtitle')}</p>
-              <TelegramConnect chatbotId={bot.data?.id ?? null} toastMs={CONFIG_TOAST_MS} />
-            </Section>
-          </div>
-        ) : null}
-        {bot.isSuccess ? <WhatsAppSection chatbotId={bot.data?.id ?? null} /> : null}
-      </main>
-    </div>
+      </form>
+      <div className="mt-6 scroll-mt-4" id="archivos">
+        <ForBot bot={bot} none={t('files.saveFirst')}>
+          {(chatbotId) => <FilesManager chatbotId={chatbotId} />}
+        </ForBot>
+      </div>
+      {bot.isSuccess ? (
+        <div className="mt-6 scroll-mt-4" id="telegram">
+          <Section title={t('telegram.title')}>
+            <p className="text-sm text-slate-600">{t('telegram.subtitle')}</p>
+            <TelegramConnect chatbotId={bot.data?.id ?? null} toastMs={CONFIG_TOAST_MS} />
+          </Section>
+        </div>
+      ) : null}
+      {bot.isSuccess ? <WhatsAppSection chatbotId={bot.data?.id ?? null} /> : null}
+    </PageShell>
   );
 }

@@ -6,9 +6,8 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, redirect, useNavigate } from '@tanstack/react-router';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AuthForm, useAuthForm } from '../components/AuthForm.tsx';
+import { AuthForm, AuthSwitch, useAuthForm } from '../components/AuthForm.tsx';
 import { Alert, AuthLayout, Button } from '../components/ui.tsx';
 import {
   authConfigQuery,
@@ -60,10 +59,8 @@ function Login() {
   const form = useAuthForm();
   const { values, setBusy, setError } = form;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  async function submit() {
     setBusy(true);
-    setError(null);
     // callbackURL: where the confirmation link sent again to an unconfirmed owner lands.
     // No callbackURL: with one, better-auth's client reloads the page on it after signing in, racing
     // the navigation below (the confirmation link re-sent to an unconfirmed owner gets
@@ -135,12 +132,7 @@ function Login() {
             {t('login.facebots')}
           </Button>
         ) : null}
-        <p className="text-center text-sm text-slate-600">
-          {t('login.noAccount')}{' '}
-          <Link to="/register" className="font-semibold text-brand-700 hover:underline">
-            {t('login.register')}
-          </Link>
-        </p>
+        <AuthSwitch question={t('login.noAccount')} to="/register" link={t('login.register')} />
       </div>
     </AuthLayout>
   );

@@ -12,9 +12,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, redirect } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { AppHeader } from '../components/AppHeader.tsx';
 import { FirstSteps } from '../components/FirstSteps.tsx';
 import { MultilingualBanner } from '../components/MultilingualBanner.tsx';
+import { DirectoryLink, PageShell } from '../components/PageShell.tsx';
 import { PausedWarning, PlanSummary } from '../components/PlanStatus.tsx';
 import { TestChat } from '../components/TestChat.tsx';
 import { WhatsAppSubView } from '../components/WhatsAppConnect.tsx';
@@ -71,110 +71,106 @@ function Main() {
   const name = bot.data?.business_name || me.email.split('@')[0] || t('main.fallbackName');
 
   return (
-    <div className="min-h-dvh pb-24">
-      <AppHeader />
-      <main className="mx-auto max-w-5xl space-y-6 px-4 py-8">
-        <MultilingualBanner />
-        <div className="flex flex-wrap items-end justify-between gap-4">
-          <h1 className="text-3xl font-bold tracking-tight">{t('main.greeting', { name })}</h1>
-          <div className="rounded-xl border border-slate-200 bg-white px-4 py-2">
-            <PlanSummary info={me} testId="days-remaining" />
-          </div>
+    <PageShell
+      className="min-h-dvh pb-24"
+      main="mx-auto max-w-5xl space-y-6 px-4 py-8"
+      after={
+        <>
+          <Link
+            to="/configure"
+            className="fixed right-4 bottom-4 inline-flex items-center gap-2 rounded-full bg-brand-700 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-brand-800"
+          >
+            {t('main.configureFab')}
+          </Link>
+          {bot.isSuccess ? <TestChat chatbotId={bot.data?.id ?? null} /> : null}
+        </>
+      }
+    >
+      <MultilingualBanner />
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <h1 className="text-3xl font-bold tracking-tight">{t('main.greeting', { name })}</h1>
+        <div className="rounded-xl border border-slate-200 bg-white px-4 py-2">
+          <PlanSummary info={me} testId="days-remaining" />
         </div>
-        <PausedWarning info={me} />
-        {bot.isSuccess ? (
-          <p className="text-slate-700" data-testid="my-bot">
-            {bot.data ? (
-              <>
-                {t('main.yourBot')}: <strong>{bot.data.business_name}</strong>
-              </>
-            ) : (
-              t('main.noBot')
-            )}
-          </p>
-        ) : null}
-        {bot.isSuccess ? <FirstSteps bot={bot.data} /> : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          {CARDS.map((card) => {
-            const open = card.to ?? (card.feature && enabled(card.feature) ? card.path : undefined);
-            const body = (
-              <>
-                <div className="flex items-start justify-between gap-3">
-                  <svg
-                    aria-hidden="true"
-                    viewBox="0 0 24 24"
-                    className={`h-7 w-7 fill-none ${open ? 'stroke-brand-700' : 'stroke-slate-400'}`}
-                    strokeWidth="1.8"
-                    strokeLinejoin="round"
-                    strokeLinecap="round"
-                  >
-                    <path d={card.icon} />
-                  </svg>
-                  {open ? null : (
-                    <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">
-                      {t('main.soon')}
-                    </span>
-                  )}
-                </div>
-                <h2 className={`mt-2 text-lg font-semibold ${open ? '' : 'text-slate-600'}`}>
-                  {t(`main.cards.${card.key}.title`)}
-                </h2>
-                <p className={`mt-1 text-sm ${open ? 'text-slate-600' : 'text-slate-500'}`}>
-                  {t(`main.cards.${card.key}.text`)}
-                </p>
-                {open ? (
-                  <span className="mt-3 inline-block text-sm font-semibold text-brand-700">{`${t('main.open')} →`}</span>
-                ) : null}
-              </>
-            );
-            const linkClass =
-              'block rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-600 hover:shadow';
-            if (card.to)
-              return (
-                <Link key={card.key} to={card.to} className={linkClass} data-testid={`card-${card.key}`}>
-                  {body}
-                </Link>
-              );
-            if (open)
-              return (
-                <a key={card.key} href={open} className={linkClass} data-testid={`card-${card.key}`}>
-                  {body}
-                </a>
-              );
-            return (
-              <div
-                key={card.key}
-                aria-disabled="true"
-                data-testid={`card-${card.key}`}
-                className="rounded-2xl border border-slate-200 bg-slate-50 p-5"
-              >
-                {body}
+      </div>
+      <PausedWarning info={me} />
+      {bot.isSuccess ? (
+        <p className="text-slate-700" data-testid="my-bot">
+          {bot.data ? (
+            <>
+              {t('main.yourBot')}: <strong>{bot.data.business_name}</strong>
+            </>
+          ) : (
+            t('main.noBot')
+          )}
+        </p>
+      ) : null}
+      {bot.isSuccess ? <FirstSteps bot={bot.data} /> : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        {CARDS.map((card) => {
+          const open = card.to ?? (card.feature && enabled(card.feature) ? card.path : undefined);
+          const body = (
+            <>
+              <div className="flex items-start justify-between gap-3">
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 24 24"
+                  className={`h-7 w-7 fill-none ${open ? 'stroke-brand-700' : 'stroke-slate-400'}`}
+                  strokeWidth="1.8"
+                  strokeLinejoin="round"
+                  strokeLinecap="round"
+                >
+                  <path d={card.icon} />
+                </svg>
+                {open ? null : (
+                  <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">
+                    {t('main.soon')}
+                  </span>
+                )}
               </div>
+              <h2 className={`mt-2 text-lg font-semibold ${open ? '' : 'text-slate-600'}`}>
+                {t(`main.cards.${card.key}.title`)}
+              </h2>
+              <p className={`mt-1 text-sm ${open ? 'text-slate-600' : 'text-slate-500'}`}>
+                {t(`main.cards.${card.key}.text`)}
+              </p>
+              {open ? (
+                <span className="mt-3 inline-block text-sm font-semibold text-brand-700">{`${t('main.open')} →`}</span>
+              ) : null}
+            </>
+          );
+          const linkClass =
+            'block rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-600 hover:shadow';
+          if (card.to)
+            return (
+              <Link key={card.key} to={card.to} className={linkClass} data-testid={`card-${card.key}`}>
+                {body}
+              </Link>
             );
-          })}
-        </div>
-        {bot.isSuccess ? <WhatsAppSubView chatbotId={bot.data?.id ?? null} /> : null}
-        <Promo />
-        <Testimonials />
-      </main>
-      <Link
-        to="/configure"
-        className="fixed right-4 bottom-4 inline-flex items-center gap-2 rounded-full bg-brand-700 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-brand-800"
-      >
-        {t('main.configureFab')}
-      </Link>
-      {bot.isSuccess ? <TestChat chatbotId={bot.data?.id ?? null} /> : null}
-    </div>
+          if (open)
+            return (
+              <a key={card.key} href={open} className={linkClass} data-testid={`card-${card.key}`}>
+                {body}
+              </a>
+            );
+          return (
+            <div
+              key={card.key}
+              aria-disabled="true"
+              data-testid={`card-${card.key}`}
+              className="rounded-2xl border border-slate-200 bg-slate-50 p-5"
+            >
+              {body}
+            </div>
+          );
+        })}
+      </div>
+      {bot.isSuccess ? <WhatsAppSubView chatbotId={bot.data?.id ?? null} /> : null}
+      <Promo />
+      <Testimonials />
+    </PageShell>
   );
 }
-
-/**
- * The public directory the promotional block opens (spec 000 §2: "an external public-directory
- * page in a 1200 by 800 popup"); in Charla that directory is the public `/facebots` page (spec 001).
- */
-const DIRECTORY_URL = '/facebots';
-/** Spec 000 §2: the directory popup's size, in CSS pixels. */
-const POPUP_FEATURES = 'popup,width=1200,height=800';
 
 /** The promotional block about the AI technology, with the button that opens the directory popup. */
 function Promo() {
@@ -200,19 +196,10 @@ function Promo() {
 function DirectoryButton() {
   const { t } = useTranslation();
   return (
-    <a
-      href={DIRECTORY_URL}
-      target="facebots"
-      rel="noopener"
-      onClick={(e) => {
-        // A real popup when the browser allows it; the link opens a tab when it does not.
-        if (window.open(DIRECTORY_URL, 'facebots', POPUP_FEATURES)) e.preventDefault();
-      }}
-      className="mt-4 inline-flex items-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50"
-    >
+    <DirectoryLink className="mt-4 inline-flex items-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-50">
       {t('main.promo.button')}
       <span className="sr-only">({t('main.promo.popupNote')})</span>
-    </a>
+    </DirectoryLink>
   );
 }
 

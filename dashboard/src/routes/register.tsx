@@ -2,10 +2,10 @@
  * `/register` (spec 000 §2, §5): e-mail, password and its confirmation ("Las contraseñas no
  * coinciden"), at least 8 characters (issue 3), then "check your e-mail" and back to /login.
  */
-import { createFileRoute, Link } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { createFileRoute } from '@tanstack/react-router';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AuthDone, AuthForm, useAuthForm } from '../components/AuthForm.tsx';
+import { AuthDone, AuthForm, AuthSwitch, useAuthForm } from '../components/AuthForm.tsx';
 import { AuthLayout } from '../components/ui.tsx';
 import { loadAuthClient } from '../lib/auth.ts';
 
@@ -17,9 +17,7 @@ function Register() {
   const { values, setBusy, setError } = form;
   const [sentTo, setSentTo] = useState<string | null>(null);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
+  async function submit() {
     const { email = '', password = '', confirm = '' } = values;
     if (password !== confirm) return setError(t('register.mismatch'));
     if (password.length < 8) return setError(t('register.tooShort'));
@@ -76,12 +74,7 @@ function Register() {
         ]}
         onSubmit={submit}
       >
-        <p className="text-center text-sm text-slate-600">
-          {t('register.haveAccount')}{' '}
-          <Link to="/login" className="font-semibold text-brand-700 hover:underline">
-            {t('register.login')}
-          </Link>
-        </p>
+        <AuthSwitch question={t('register.haveAccount')} to="/login" link={t('register.login')} />
       </AuthForm>
     </AuthLayout>
   );

@@ -3,7 +3,7 @@
  * link leads to /update-password. The answer is the same whether or not the e-mail has an account.
  */
 import { createFileRoute } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthForm, AuthLink, useAuthForm } from '../components/AuthForm.tsx';
 import { Alert, AuthLayout } from '../components/ui.tsx';
@@ -17,9 +17,7 @@ function ResetPassword() {
   const { values, setBusy, setError } = form;
   const [sent, setSent] = useState(false);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
+  async function submit() {
     const email = (values.email ?? '').trim();
     if (!email) return setError(t('reset.required'));
     setBusy(true);

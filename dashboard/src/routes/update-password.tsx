@@ -6,7 +6,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthDone, AuthForm, type AuthInput, useAuthForm } from '../components/AuthForm.tsx';
 import { AuthLayout } from '../components/ui.tsx';
@@ -36,9 +36,7 @@ function UpdatePassword() {
   const { values, setBusy, setError } = form;
   const [done, setDone] = useState(false);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
+  async function submit() {
     const { current = '', password = '', confirm = '' } = values;
     if (!password || !confirm || (mode === 'change' && !current)) return setError(t('update.required'));
     if (password !== confirm) return setError(t('update.mismatch'));

@@ -6,8 +6,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { AppHeader } from '../components/AppHeader.tsx';
 import { Conversations } from '../components/Conversations.tsx';
+import { ForBot, PageShell } from '../components/PageShell.tsx';
 import { requireSession } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 
@@ -20,26 +20,19 @@ function FollowersScreen() {
   const { t } = useTranslation();
   const bot = useQuery(myChatbotQuery);
   return (
-    <div className="min-h-dvh pb-16">
-      <AppHeader />
-      <main className="mx-auto max-w-6xl space-y-4 px-4 py-6">
-        <div className="flex flex-wrap items-end justify-between gap-2">
-          <div>
-            <h1 className="text-2xl font-bold">{t('conversations.title')}</h1>
-            <p className="text-sm text-slate-600">{t('conversations.subtitle')}</p>
-          </div>
-          <Link to="/main" className="text-sm font-medium text-brand-800 underline">
-            {t('conversations.back')}
-          </Link>
+    <PageShell className="min-h-dvh pb-16" main="mx-auto max-w-6xl space-y-4 px-4 py-6">
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <div>
+          <h1 className="text-2xl font-bold">{t('conversations.title')}</h1>
+          <p className="text-sm text-slate-600">{t('conversations.subtitle')}</p>
         </div>
-        {bot.data ? (
-          <Conversations chatbotId={bot.data.id} />
-        ) : bot.isSuccess ? (
-          <p className="rounded-2xl border border-dashed border-slate-300 p-5 text-sm text-slate-600">
-            {t('conversations.noBot')}
-          </p>
-        ) : null}
-      </main>
-    </div>
+        <Link to="/main" className="text-sm font-medium text-brand-800 underline">
+          {t('conversations.back')}
+        </Link>
+      </div>
+      <ForBot bot={bot} none={t('conversations.noBot')}>
+        {(chatbotId) => <Conversations chatbotId={chatbotId} />}
+      </ForBot>
+    </PageShell>
   );
 }
