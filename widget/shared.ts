@@ -1,7 +1,7 @@
 /**
  * What the widget's two parts share: the bot's public web configuration
  * (`GET /api/web/:key/config`), the reply of `POST /api/web/:key/message`, the contract between the
- * loader (widget.js, the floating button) and the chat UI it loads on the first open, and two small
+ * loader (widget.js, the floating button) and the chat UI it loads on the first open, and the small
  * helpers each part bundles its own copy of.
  */
 import type { ArchivosBlock, Attachment } from '../engine/schemas.ts';
@@ -74,8 +74,11 @@ export interface ChatModule {
   mountChat(root: ShadowRoot, context: ChatContext): ChatWindow;
 }
 
+/** The base address of a key's web routes (`<host>/api/web/<key>`). */
+export const webApi = (host: string, key: string) => `${host}/api/web/${encodeURIComponent(key)}`;
+
 /** The config route of a key. */
-export const configUrl = (host: string, key: string) => `${host}/api/web/${encodeURIComponent(key)}/config`;
+export const configUrl = (host: string, key: string) => `${webApi(host, key)}/config`;
 
 /** Fetches a key's configuration: the config, 'missing' for an unknown key (404), or null on failure. */
 export async function fetchConfig(host: string, key: string): Promise<WidgetConfig | 'missing' | null> {
