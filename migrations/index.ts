@@ -16,6 +16,7 @@ import * as rateLimits from './202611251200_rate_limits.ts';
 import * as turnKeyPerFollower from './202611251300_turn_key_per_follower.ts';
 import * as hashedSessionTokens from './202611251400_hashed_session_tokens.ts';
 import * as leases from './202611260600_leases.ts';
+import * as nodes from './202611260700_nodes.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '202611251300_turn_key_per_follower': turnKeyPerFollower,
   '202611251400_hashed_session_tokens': hashedSessionTokens,
   '202611260600_leases': leases,
+  '202611260700_nodes': nodes,
 };

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../engine/config.ts';
 import { createLogger, type Logger } from '../../engine/logger.ts';
+import { type RegisteredNode, registerNode, SecretMismatchError } from '../../engine/nodes.ts';
+import { resolveSecret } from '../../engine/secrets.ts';
 import { DataDirBusyError } from '../../engine/store/data-dir-lock.ts';
 import { findOwnerByEmail } from '../../engine/store/queries/owners.ts';
 import { createApp } from '../app.ts';
@@ -76,11 +78,21 @@ async function serve(options: ServeOptions): Promise<void> {
     throw err;
   }
   let server: Awaited<ReturnType<typeof app.http>>;
+  let node: RegisteredNode | undefined;
   try {
     server = await app.http();
     await app.ready();
+    // Issue 26 §2: on PostgreSQL, several nodes must share one CHARLA_SECRET (engine/nodes.ts).
+    if (app.store.kind === 'postgres')
+      node = await registerNode(app.store.db, {
+        secret: resolveSecret(config.dataDir, config.secret),
+        shared: Boolean(config.secret),
+        role: 'all',
+        log,
+      });
   } catch (err) {
     await app.close().catch(() => {});
+    if (err instanceof SecretMismatchError) throw new CliError(err.message, EXIT.usage);
     throw err;
   }
   // `charla start` seeds before it listens (the banner's demo must exist when the URL is printed);
@@ -131,6 +143,7 @@ async function serve(options: ServeOptions): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     rmSync(infoFile, { force: true });
+    await node?.leave();
     await app.close();
     process.exit(0);
   };

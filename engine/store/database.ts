@@ -68,6 +68,21 @@ export interface LeasesTable {
   expires_at: Timestamp;
 }
 
+/** Issue 26 §2: a Charla process on this database (migrations/202611260700_nodes.ts, engine/nodes.ts). */
+export interface NodesTable {
+  id: string;
+  host: string;
+  pid: number;
+  /** `all`, `web` or `worker` (CHARLA_ROLE). */
+  role: string;
+  /** HMAC of a fixed text under the instance secret: equal on nodes that share the secret. */
+  secret_fingerprint: string;
+  /** True when the secret came from CHARLA_SECRET (not a data dir's own file). */
+  secret_shared: boolean;
+  started_at: Timestamp;
+  seen_at: Timestamp;
+}
+
 export interface RateLimitsTable {
   key: string;
   hits: number;
@@ -258,6 +273,7 @@ export interface Database {
   auth_verifications: AuthVerificationsTable;
   rate_limits: RateLimitsTable;
   leases: LeasesTable;
+  nodes: NodesTable;
   user_profiles: UserProfilesTable;
   chatbots: ChatbotsTable;
   chatbot_files: ChatbotFilesTable;

@@ -1,0 +1,113 @@
+/**
+ * The Charla processes on one PostgreSQL database (issue 26 §2: every node the same). Nodes must
+ * share one `CHARLA_SECRET`: it signs session cookies and e-mail links and encrypts bot tokens, so
+ * a node with another secret would sign users out, break links and fail to read the tokens the
+ * others stored. Without `CHARLA_SECRET` each data dir generates its own (engine/secrets.ts), which
+ * is right for one embedded node and wrong for two.
+ *
+ * So a node registers at start ({@link registerNode}): its secret's fingerprint (an HMAC of a fixed
+ * text, which reveals nothing of the secret) and whether the secret came from `CHARLA_SECRET`. It
+ * refuses to start — with a message saying what to set — when another node seen in the last
+ * {@link NODE_STALE_MS} has a different fingerprint, or when there is another live node and this
+ * one's secret is a data dir's own. It says it is alive every {@link NODE_HEARTBEAT_MS} and leaves
+ * at a clean stop. PGlite is one process (its data dir is locked): nothing to register.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type Kysely, sql } from 'kysely';
+import type { Logger } from './logger.ts';
+import type { Database } from './store/database.ts';
+
+/** How often a node says it is alive, ms. */
+export const NODE_HEARTBEAT_MS = 30_000;
+/** A node not seen for this long is taken for gone, ms (a crash leaves its row behind). */
+export const NODE_STALE_MS = 3 * NODE_HEARTBEAT_MS;
+
+/** Thrown when this node's secret does not match the running nodes'. */
+export class SecretMismatchError extends Error {
+  override name = 'SecretMismatchError';
+}
+
+/** The fingerprint of a secret: equal for equal secrets, and reveals nothing of it. */
+export function secretFingerprint(secret: string): string {
+  return createHmac('sha256', secret).update('charla:node-fingerprint:v1').digest('base64url').slice(0, 22);
+}
+
+/** A registered node: its id, and what stops its heartbeat and removes it. */
+export interface RegisteredNode {
+  id: string;
+  leave(): Promise<void>;
+}
+
+/**
+ * Registers this process among the nodes of the database.
+ * @param shared true when the secret came from `CHARLA_SECRET`.
+ * @throws SecretMismatchError when another live node has another secret, or when this node's
+ *   secret is its data dir's own while another node is live.
+ */
+export async function registerNode(
+  db: Kysely<Database>,
+  options: { secret: string; shared: boolean; role: string; log: Logger; heartbeatMs?: number },
+): Promise<RegisteredNode> {
+  const fingerprint = secretFingerprint(options.secret);
+  const id = randomUUID();
+  // One start at a time: two nodes starting at once with different secrets cannot both get in.
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('charla:nodes'))`.execute(trx);
+    const live = await trx
+      .selectFrom('nodes')
+      .select(['id', 'host', 'pid', 'secret_fingerprint'])
+      .where('seen_at', '>', sql<Date>`now() - make_interval(secs => ${NODE_STALE_MS / 1000})`)
+      .execute();
+    const other = live.find((n) => n.secret_fingerprint !== fingerprint);
+    if (other)
+      throw new SecretMismatchError(
+        `another Charla node (${other.host}, pid ${other.pid}) runs on this database with a different CHARLA_SECRET: ` +
+          'every node must have the same CHARLA_SECRET (sessions, e-mail links and stored bot tokens depend on it). ' +
+          'Set it to the running nodes’ value and start again (docs/deploy.md).',
+      );
+    if (!options.shared && live.length > 0)
+      throw new SecretMismatchError(
+        `another Charla node (${live[0]!.host}, pid ${live[0]!.pid}) runs on this database and CHARLA_SECRET is not set: ` +
+          'with several nodes every one needs the same CHARLA_SECRET (this one would use its data dir’s own key). ' +
+          'Set CHARLA_SECRET on every node and start again (docs/deploy.md).',
+      );
+    await trx
+      .insertInto('nodes')
+      .values({
+        id,
+        host: hostname(),
+        pid: process.pid,
+        role: options.role,
+        secret_fingerprint: fingerprint,
+        secret_shared: options.shared,
+      })
+      .execute();
+  });
+  // Rows of nodes gone for long are removed by whoever starts next.
+  await db
+    .deleteFrom('nodes')
+    .where('seen_at', '<', sql<Date>`now() - make_interval(secs => ${(10 * NODE_STALE_MS) / 1000})`)
+    .execute();
+  const timer = setInterval(() => {
+    db.updateTable('nodes')
+      .set({ seen_at: sql`now()` })
+      .where('id', '=', id)
+      .execute()
+      .catch((err: unknown) => options.log.warn({ err }, 'could not record this node as alive'));
+  }, options.heartbeatMs ?? NODE_HEARTBEAT_MS);
+  timer.unref();
+  return {
+    id,
+    async leave() {
+      clearInterval(timer);
+      await db
+        .deleteFrom('nodes')
+        .where('id', '=', id)
+        .execute()
+        .catch((err: unknown) =>
+          options.log.warn({ err }, 'could not remove this node from the nodes table'),
+        );
+    },
+  };
+}
