@@ -8,9 +8,9 @@
  * So a node registers at start ({@link registerNode}): its secret's fingerprint (an HMAC of a fixed
  * text, which reveals nothing of the secret) and whether the secret came from `CHARLA_SECRET`. It
  * refuses to start — with a message saying what to set — when another node seen in the last
- * {@link NODE_STALE_MS} has a different fingerprint, or when there is another live node and this
- * one's secret is a data dir's own. It says it is alive every {@link NODE_HEARTBEAT_MS} and leaves
- * at a clean stop. PGlite is one process (its data dir is locked): nothing to register.
+ * {@link NODE_STALE_MS} has a different fingerprint (two nodes with their own data dirs' keys
+ * differ; one node restarted after a crash, or nodes sharing one key, match). It says it is alive
+ * every {@link NODE_HEARTBEAT_MS} and leaves at a clean stop. PGlite is one process (its data dir is locked): nothing to register.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -42,8 +42,7 @@ export interface RegisteredNode {
 /**
  * Registers this process among the nodes of the database.
  * @param shared true when the secret came from `CHARLA_SECRET`.
- * @throws SecretMismatchError when another live node has another secret, or when this node's
- *   secret is its data dir's own while another node is live.
+ * @throws SecretMismatchError when another live node has another secret.
  */
 export async function registerNode(
   db: Kysely<Database>,
@@ -62,15 +61,12 @@ export async function registerNode(
     const other = live.find((n) => n.secret_fingerprint !== fingerprint);
     if (other)
       throw new SecretMismatchError(
-        `another Charla node (${other.host}, pid ${other.pid}) runs on this database with a different CHARLA_SECRET: ` +
-          'every node must have the same CHARLA_SECRET (sessions, e-mail links and stored bot tokens depend on it). ' +
+        `another Charla node (${other.host}, pid ${other.pid}) runs on this database with a different secret` +
+          (options.shared
+            ? ''
+            : ' (CHARLA_SECRET is not set here: this node would use its data dir’s own key)') +
+          ': every node must have the same CHARLA_SECRET (sessions, e-mail links and stored bot tokens depend on it). ' +
           'Set it to the running nodes’ value and start again (docs/deploy.md).',
-      );
-    if (!options.shared && live.length > 0)
-      throw new SecretMismatchError(
-        `another Charla node (${live[0]!.host}, pid ${live[0]!.pid}) runs on this database and CHARLA_SECRET is not set: ` +
-          'with several nodes every one needs the same CHARLA_SECRET (this one would use its data dir’s own key). ' +
-          'Set CHARLA_SECRET on every node and start again (docs/deploy.md).',
       );
     await trx
       .insertInto('nodes')

@@ -1,8 +1,8 @@
 /**
  * Nodes on one PostgreSQL database share one CHARLA_SECRET (issue 26 §2, engine/nodes.ts): a node
- * whose secret differs from the running nodes' — or who has only its data dir's own secret while
- * another node runs — refuses to start with a message naming CHARLA_SECRET; the same secret joins;
- * a node that stopped (left) or died long ago (stale) does not count.
+ * whose secret differs from the running nodes' (its data dir's own key included) refuses to start
+ * with a message naming CHARLA_SECRET; the same secret joins, also a restarted node with the same
+ * data dir key; a node that stopped (left) or died long ago (stale) does not count.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../engine/logger.ts';
@@ -32,10 +32,14 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('nodes on one PostgreSQL 
       log,
     });
     await expect(refused).rejects.toThrow(SecretMismatchError);
-    await expect(refused).rejects.toThrow(/different CHARLA_SECRET/);
-    await expect(registerNode(b.db, { secret: SECRET, shared: false, role: 'all', log })).rejects.toThrow(
-      /CHARLA_SECRET is not set/,
-    );
+    await expect(refused).rejects.toThrow(/different secret.*same CHARLA_SECRET/);
+    // A data dir's own key is another secret too: named so the operator knows what to set.
+    await expect(
+      registerNode(b.db, { secret: 'its-own-data-dir-secret-000000000', shared: false, role: 'all', log }),
+    ).rejects.toThrow(/CHARLA_SECRET is not set here/);
+    // The same key from a data dir (one node restarted after a crash) is let in.
+    const restarted = await registerNode(b.db, { secret: SECRET, shared: false, role: 'all', log });
+    await restarted.leave();
     const second = await registerNode(b.db, { secret: SECRET, shared: true, role: 'worker', log });
     expect(await a.db.selectFrom('nodes').select('role').orderBy('role').execute()).toEqual([
       { role: 'all' },
