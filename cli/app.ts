@@ -257,6 +257,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           return { bot, owner };
         },
       },
+      listen: (channel, onPayload) => store.listen(channel, onPayload),
     };
     const filePath = (fileUrl: string) => (/^https?:\/\//.test(fileUrl) ? null : storage.pathOf(fileUrl));
     await registry.setup(

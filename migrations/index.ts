@@ -17,6 +17,7 @@ import * as turnKeyPerFollower from './202611251300_turn_key_per_follower.ts';
 import * as hashedSessionTokens from './202611251400_hashed_session_tokens.ts';
 import * as leases from './202611260600_leases.ts';
 import * as nodes from './202611260700_nodes.ts';
+import * as channelHandoffs from './202611260800_channel_handoffs.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '202611251400_hashed_session_tokens': hashedSessionTokens,
   '202611260600_leases': leases,
   '202611260700_nodes': nodes,
+  '202611260800_channel_handoffs': channelHandoffs,
 };

@@ -97,6 +97,7 @@ const context = (env: Record<string, string> = {}): Omit<PluginContext, 'setting
     mayRun: async () => true,
     reconcile: async () => {},
     reconcileOwner: async () => {},
+    listen: unused,
     jobs: { send: unused, sendMany: unused, cancel: unused, schedule: unused, unschedule: unused },
     distDir: '/nonexistent',
     llm: null,

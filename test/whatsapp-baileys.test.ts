@@ -457,8 +457,17 @@ describe.each(DIALECTS)('one socket per WhatsApp session across processes (%s)',
       const bHolds = Boolean(b.registry.adapters.get('whatsapp')?.connections?.connected().includes(botId));
       expect([aHolds, bHolds].filter(Boolean)).toHaveLength(1);
 
-      // The holder stops (a restart): the other process takes the session over, without a QR.
       const [holder, other] = aHolds ? [a, b] : [b, a];
+      // A send asked of the process without the socket (an owner's reply that reached the other
+      // node) is handed to the holder, which sends it (issue 26 §2), instead of "not connected".
+      await other.registry.adapters
+        .get('whatsapp')!
+        .send(botId, '34600000066@s.whatsapp.net', { text: 'Hola desde el otro proceso' });
+      expect(sentTo(wa, '34600000066@s.whatsapp.net').map((m) => m.content.text)).toEqual([
+        'Hola desde el otro proceso',
+      ]);
+
+      // The holder stops (a restart): the other process takes the session over, without a QR.
       const socketsBefore = wa.sockets.length;
       await holder.close();
       const resumed = await until(

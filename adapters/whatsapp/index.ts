@@ -17,6 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { Handoffs } from '../../engine/channels/handoff.ts';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
 import type { ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
@@ -100,6 +101,8 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
   const cloudChecks = new Map<string, { error: string | null; at: number }>();
   const mediaIds = new Map<string, Map<string, { id: string; at: number }>>();
   let pruneTimer: NodeJS.Timeout | undefined;
+  /** Sends of linked devices held by another node, handed to it (engine/channels/handoff.ts). */
+  let handoffs: Handoffs | undefined;
 
   const need = () => {
     if (!ctx || !settings) throw new Error('whatsapp adapter used before start()');
@@ -155,6 +158,21 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
         );
       pruneTimer = setInterval(prune, 3_600_000);
       pruneTimer.unref();
+      // A linked device is one socket on one node: the others hand it their sends (issue 26 §2).
+      handoffs = new Handoffs(
+        { db: context.db, listen: context.listen, log: context.log },
+        WHATSAPP,
+        (chatbotId) => {
+          const conn = connections.get(chatbotId);
+          if (conn?.backend !== 'baileys' || !conn.session.open) return undefined;
+          return async (chatId, message) => {
+            const idioma = (await connectionOf(need().db, chatbotId))?.idioma;
+            await deliver(conn.session, chatbotId, chatId, message, languageCode(idioma));
+            return undefined;
+          };
+        },
+      );
+      await handoffs.start();
     },
 
     async acceptMessage(chatbotId, message) {
@@ -173,7 +191,12 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
 
     async send(chatbotId, chatId, message, to) {
       const transport = transportOf(chatbotId);
-      if (!transport) throw new Error(`whatsapp bot ${chatbotId} is not connected`);
+      if (!transport) {
+        // A linked device held by another node (or by none for a moment): that node sends it.
+        const row = await connectionOf(need().db, chatbotId);
+        if (row?.backend === 'baileys' && handoffs) return handoffs.handOff(chatbotId, chatId, message);
+        throw new Error(`whatsapp bot ${chatbotId} is not connected`);
+      }
       // The bot's language for the list button's texts: the engine's, or the stored one.
       const idioma = to ? to.bot.idioma : (await connectionOf(need().db, chatbotId))?.idioma;
       await deliver(transport, chatbotId, chatId, message, languageCode(idioma));
@@ -194,6 +217,7 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
 
     async stop() {
       clearInterval(pruneTimer);
+      await handoffs?.stop();
       await Promise.allSettled(
         [...connections.keys()].map((id) => adapter.connections.disconnect(id, 'shutdown')),
       );
@@ -248,6 +272,12 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
             ctx.inbox
               .recover(WHATSAPP, chatbotId)
               .catch((err: unknown) => ctx.log.warn({ err, chatbotId }, 'whatsapp recovery failed'));
+            // Sends handed off while no node held this device go out now.
+            handoffs
+              ?.sweep(chatbotId)
+              .catch((err: unknown) =>
+                ctx.log.warn({ err, chatbotId }, 'could not send handed-off messages'),
+              );
           },
           onEnded: (reason: SessionEnd) => {
             const current = connections.get(chatbotId);

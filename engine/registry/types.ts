@@ -195,6 +195,12 @@ export interface RuntimeContext {
   limits: LimitsPort;
   /** Bots as the engine reads them (a short-lived cache shared with the turn). */
   bots: BotsPort;
+  /**
+   * Subscribes to a NOTIFY channel that every process on the database shares (Store.listen): what
+   * one node raises reaches the others (e.g. a send handed to the node holding a connection).
+   * @returns a function that unsubscribes.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 /** See {@link RuntimeContext.limits}; engine/rate-limits.ts RateLimiter implements it. */

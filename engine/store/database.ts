@@ -83,6 +83,21 @@ export interface NodesTable {
   seen_at: Timestamp;
 }
 
+/** Issue 26 §2: a send handed to the node holding a bot's connection (engine/channels/handoff.ts). */
+export interface ChannelHandoffsTable {
+  id: Generated<string>;
+  channel: string;
+  chatbot_id: string;
+  chat_id: string;
+  /** The OutboundMessage, its voice note's bytes as base64. */
+  message: Json<unknown>;
+  status: Generated<'pending' | 'sending' | 'sent' | 'failed'>;
+  receipt: Json<unknown> | null;
+  error: string | null;
+  created_at: Generated<Timestamp>;
+  done_at: Timestamp | null;
+}
+
 export interface RateLimitsTable {
   key: string;
   hits: number;
@@ -274,6 +289,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   leases: LeasesTable;
   nodes: NodesTable;
+  channel_handoffs: ChannelHandoffsTable;
   user_profiles: UserProfilesTable;
   chatbots: ChatbotsTable;
   chatbot_files: ChatbotFilesTable;
