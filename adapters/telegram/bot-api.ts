@@ -14,6 +14,7 @@ import { splitText } from '../../engine/channels/split.ts';
 import { scrubTokens } from '../../engine/logger.ts';
 import type { OutboundMessage } from '../../engine/registry/index.ts';
 import type { Attachment } from '../../engine/schemas.ts';
+import { isMissingFile } from '../../engine/storage/index.ts';
 
 /** Bot API `sendMessage` limit, characters (UTF-16 units). */
 export const MAX_TEXT = 4096;
@@ -103,10 +104,12 @@ export function describeError(err: unknown): string {
 
 /**
  * True for a refusal that will not change on retry: a 4xx other than 429 (Bot API: bad request,
- * forbidden because the follower blocked the bot, file too big …). Retrying would only re-send
+ * forbidden because the follower blocked the bot, file too big …), or a stored file that is missing. Retrying would only re-send
  * what was already delivered.
  */
 export function isPermanent(err: unknown): boolean {
+  // A stored file that is gone stays gone (issue 26 §1).
+  if (isMissingFile(err)) return true;
   return isGrammyError(err) && err.error_code >= 400 && err.error_code < 500 && err.error_code !== 429;
 }
 
@@ -115,8 +118,12 @@ export function isTokenRejected(err: unknown): boolean {
   return isGrammyError(err) && (err.error_code === 401 || err.error_code === 404);
 }
 
-/** Where an attachment's bytes come from: a local path, or an http address Telegram fetches. */
-export type FileSource = { path: string } | { url: string };
+/**
+ * Where an attachment's bytes come from: a stored file (`open` gives its bytes as a stream, and is
+ * called again when grammY retries the upload; `close` releases a stream left unread), or an http
+ * address Telegram fetches.
+ */
+export type FileSource = { open: () => AsyncIterable<Uint8Array>; close: () => void } | { url: string };
 
 /**
  * The Bot API method for an attachment (issue 5): images as photos, PDFs as documents, OGG/Opus
@@ -205,20 +212,23 @@ async function sendAttachment(
   const source = cached ? undefined : await resolveFile(attachment);
   const input: string | InputFile =
     cached ??
-    (source && 'url' in source
-      ? source.url
-      : new InputFile((source as { path: string }).path, attachment.name));
+    (!source || 'url' in source ? (source?.url ?? '') : new InputFile(source.open, attachment.name));
   const other = caption ? { caption } : {};
-  const sent =
-    method === 'sendPhoto'
-      ? await api.sendPhoto(chatId, input, other)
-      : method === 'sendDocument'
-        ? await api.sendDocument(chatId, input, other)
-        : method === 'sendVoice'
-          ? await api.sendVoice(chatId, input, other)
-          : method === 'sendAudio'
-            ? await api.sendAudio(chatId, input, other)
-            : await api.sendVideo(chatId, input, other);
+  let sent: unknown;
+  try {
+    sent =
+      method === 'sendPhoto'
+        ? await api.sendPhoto(chatId, input, other)
+        : method === 'sendDocument'
+          ? await api.sendDocument(chatId, input, other)
+          : method === 'sendVoice'
+            ? await api.sendVoice(chatId, input, other)
+            : method === 'sendAudio'
+              ? await api.sendAudio(chatId, input, other)
+              : await api.sendVideo(chatId, input, other);
+  } finally {
+    if (source && 'close' in source) source.close();
+  }
   const media = sent as { photo?: Array<{ file_id: string }> } & Partial<
     Record<'document' | 'voice' | 'audio' | 'video', { file_id: string }>
   >;

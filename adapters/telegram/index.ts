@@ -15,6 +15,7 @@
  *   only bots whose owner has days left run; the token stays stored while paused.
  */
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
@@ -80,13 +81,31 @@ export function createTelegramAdapter(): TelegramAdapter {
 
   const { handleMessage, handleCallback } = createUpdateHandlers({ ctx: () => need().ctx });
 
-  /** Where an attachment's bytes are: the stored file on disk, or its public address. */
+  /**
+   * Where an attachment's bytes are: the stored file (local disk or S3, streamed to Telegram), or
+   * its public address.
+   * @throws MissingFileError when the stored file is gone (permanent: `isPermanent`).
+   */
   async function resolveFile(attachment: Attachment): Promise<FileSource> {
     const { ctx } = need();
     const file = await findFile(ctx.db, attachment.fileId);
-    const path = file ? ctx.filePath(file.file_url) : null;
-    if (path) return { path };
-    return { url: file ? publicFileUrl(file.file_url, ctx.publicUrl) : attachment.url };
+    const opened = file ? await ctx.openFile(file.file_url) : null;
+    if (!file || !opened) return { url: file ? publicFileUrl(file.file_url, ctx.publicUrl) : attachment.url };
+    let first: Readable | undefined = opened.stream;
+    const key = file.file_url;
+    /** A retried upload opens the file again. */
+    async function* again(): AsyncIterable<Uint8Array> {
+      const reopened = await ctx.openFile(key);
+      if (reopened) yield* reopened.stream;
+    }
+    return {
+      open: () => {
+        const stream = first;
+        first = undefined;
+        return stream ?? again();
+      },
+      close: () => first?.destroy(),
+    };
   }
 
   const adapter: TelegramAdapter = {

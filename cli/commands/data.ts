@@ -35,6 +35,7 @@ import { deleteOwner, ensureOwner, findOwnerByEmail, listOwners } from '../../en
 import { plugins } from '../../plugins/index.ts';
 import { seedDemo } from '../seed.ts';
 import { CliError, cliLogger, EXIT, output, progress, withApp } from '../util.ts';
+import { registerStorage } from './storage.ts';
 
 /** Accepts a stored label ("Español") or a code/name ("es", "spanish"); returns the stored label. */
 function parseLanguage(value: string): BotLanguage {
@@ -99,6 +100,7 @@ async function migrate(): Promise<void> {
 }
 
 export function registerData(program: Command): void {
+  registerStorage(program);
   program
     .command('migrate')
     .description('apply the database migrations (a second run changes nothing)')

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
+import type { StoredObject } from '../storage/index.ts';
 import type {
   ChannelCapabilities,
   InboundMessage,
@@ -22,8 +23,12 @@ import type {
 export interface ChannelContext<Settings = unknown> extends RuntimeContext {
   /** The adapter's settings, parsed from the environment with its `envSchema` (undefined without one). */
   settings: Settings;
-  /** Absolute path of a stored bot file's key (`chatbot_files.file_url`), or null for an http address. */
-  filePath(fileUrl: string): string | null;
+  /**
+   * Opens a stored bot file (`chatbot_files.file_url`, a storage key) from whichever storage holds
+   * it (local disk or S3, engine/storage); null for an http address (the channel passes it on).
+   * @throws MissingFileError (permanent: `isMissingFile`) when the key has no stored object.
+   */
+  openFile(fileUrl: string): Promise<StoredObject | null>;
   /** The durable inbox: store an update before acknowledging it; handled in order per chat. */
   inbox: ChannelInboxPort;
 }

@@ -162,7 +162,10 @@ export interface PluginContext<Settings = unknown> extends RuntimeContext {
     listener: (event: MessagesEvent) => void,
     options?: { onResume?: () => void },
   ): Promise<() => Promise<void>>;
-  /** Absolute path of a stored bot file's key, or null for an http address. */
+  /**
+   * Absolute path of a stored bot file's key when the storage keeps files on this machine's disk
+   * (the local backend's fast path); null for an http address, or with S3 storage (issue 26 §1).
+   */
   filePath(fileUrl: string): string | null;
 }
 

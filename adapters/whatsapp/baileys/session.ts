@@ -19,7 +19,6 @@
  * - **Sending** is paced (`WHATSAPP_SEND_INTERVAL_MS` between two messages of one number) and each
  *   message is stored, so Baileys' `getMessage` can answer a retry receipt from the store.
  */
-import { readFile } from 'node:fs/promises';
 import type { OutboundMessage } from '../../../engine/registry/index.ts';
 import type { Attachment, LangCode } from '../../../engine/schemas.ts';
 import { storeOutgoing } from '../messages.ts';
@@ -369,7 +368,7 @@ export class BaileysSession implements WaTransport {
 
   /** Sends a file as the message type its kind needs (./outbound.ts). */
   async sendAttachment(chatId: string, attachment: Attachment, source: FileSource): Promise<void> {
-    const media = 'path' in source ? await readFile(source.path) : { url: source.url };
+    const media = 'read' in source ? await source.read() : { url: source.url };
     const { content, captionFirst } = attachmentContent(attachment, media);
     if (captionFirst) await this.sendText(chatId, captionFirst);
     await this.send(chatId, content);

@@ -10,7 +10,6 @@
  * follower whose last message is older (or an answer 131047 from Meta) is refused with a
  * {@link PermanentSendError} whose text the owner sees.
  */
-import { readFile } from 'node:fs/promises';
 import type { OutboundMessage } from '../../../engine/registry/index.ts';
 import type { Attachment, LangCode } from '../../../engine/schemas.ts';
 import { contactOf, storeOutgoing } from '../messages.ts';
@@ -144,6 +143,8 @@ export class CloudTransport implements WaTransport {
     try {
       id = await this.deps.graph.uploadMedia(this.deps.phoneNumberId, await data(), mime, name);
     } catch (err) {
+      // A stored file that is gone (answer.ts): no retry either.
+      if (err instanceof PermanentSendError) throw err;
       if (isPermanentGraph(err)) throw new PermanentSendError(describeGraphError(err));
       throw new Error(describeGraphError(err));
     }
@@ -153,7 +154,7 @@ export class CloudTransport implements WaTransport {
 
   async sendAttachment(chatId: string, attachment: Attachment, source: FileSource): Promise<void> {
     const bytes = async () => {
-      if ('path' in source) return readFile(source.path);
+      if ('read' in source) return source.read();
       const res = await fetch(source.url, { signal: AbortSignal.timeout(30_000) });
       if (!res.ok) throw new Error(`could not read ${attachment.name}: HTTP ${res.status}`);
       return Buffer.from(await res.arrayBuffer());

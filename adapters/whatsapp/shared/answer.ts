@@ -10,7 +10,7 @@
 import { splitText } from '../../../engine/channels/split.ts';
 import type { ChannelContext, InboundMessage, OutboundMessage } from '../../../engine/registry/index.ts';
 import type { Attachment, LangCode } from '../../../engine/schemas.ts';
-import { publicFileUrl } from '../../../engine/storage/index.ts';
+import { isMissingFile, MissingFileError, publicFileUrl } from '../../../engine/storage/index.ts';
 import { findFile } from '../../../engine/store/queries/files.ts';
 import type { ConnectionRow } from '../queries.ts';
 import { fillText, LIST_BUTTON, WHATSAPP_ERRORS } from '../texts.ts';
@@ -30,13 +30,28 @@ export interface AnswerDeps {
 
 /** Creates the answering functions of one adapter. */
 export function createAnswering(deps: AnswerDeps) {
-  /** Where an attachment's bytes are: the stored file on disk, or its public address. */
+  /**
+   * Where an attachment's bytes are: the stored file (local disk or S3), or its public address.
+   * @throws PermanentSendError when the stored file is gone: sending again would not find it either.
+   */
   async function resolveFile(attachment: Attachment): Promise<FileSource> {
     const ctx = deps.ctx();
     const file = await findFile(ctx.db, attachment.fileId);
-    const path = file ? ctx.filePath(file.file_url) : null;
-    if (path) return { path };
-    return { url: file ? publicFileUrl(file.file_url, ctx.publicUrl) : attachment.url };
+    if (!file || /^https?:\/\//i.test(file.file_url))
+      return { url: file ? publicFileUrl(file.file_url, ctx.publicUrl) : attachment.url };
+    const read = async () => {
+      try {
+        const opened = await ctx.openFile(file.file_url);
+        if (!opened) throw new MissingFileError(file.file_url);
+        const chunks: Buffer[] = [];
+        for await (const chunk of opened.stream) chunks.push(Buffer.from(chunk as Uint8Array));
+        return Buffer.concat(chunks);
+      } catch (err) {
+        if (isMissingFile(err)) throw new PermanentSendError(err.message);
+        throw err;
+      }
+    };
+    return { read };
   }
 
   /**

@@ -33,8 +33,11 @@ export interface WaInbound {
   raw: string | null;
 }
 
-/** Where an attachment's bytes come from: a local path, or an http address. */
-export type FileSource = { path: string } | { url: string };
+/**
+ * Where an attachment's bytes come from: a stored file (`read` loads its bytes from the storage,
+ * local disk or S3, only when they are needed), or an http address.
+ */
+export type FileSource = { read: () => Promise<Buffer> } | { url: string };
 
 /** A refusal that will not change on retry (bad request, outside the 24-hour window). */
 export class PermanentSendError extends Error {
