@@ -16,13 +16,14 @@ import { ChannelSupervisor } from '../engine/channels/supervisor.ts';
 import type { CharlaConfig } from '../engine/config.ts';
 import { Dispatcher } from '../engine/conversation/dispatch.ts';
 import { ConversationEngine } from '../engine/conversation/engine.ts';
-import { createOpenAiClient, type LlmClient } from '../engine/conversation/llm.ts';
+import type { LlmClient } from '../engine/conversation/llm.ts';
 import { botNotFound } from '../engine/errors.ts';
 import { requireOwner } from '../engine/http/auth.ts';
 import { buildServer } from '../engine/http/server.ts';
-import { JobQueue } from '../engine/jobs/index.ts';
+import { JobQueue, jobsSchemaOf } from '../engine/jobs/index.ts';
 import type { Logger } from '../engine/logger.ts';
 import { removeStaleWorkDirs } from '../engine/media.ts';
+import { createMetrics } from '../engine/metrics.ts';
 import { limitSettings, RateLimiter } from '../engine/rate-limits.ts';
 import {
   type ChannelAdapter,
@@ -35,12 +36,14 @@ import {
   type RuntimeContext,
 } from '../engine/registry/index.ts';
 import { resolveSecret, SecretBox } from '../engine/secrets.ts';
-import { LocalStorage, type Storage } from '../engine/storage/index.ts';
+import type { Storage } from '../engine/storage/index.ts';
+import { openStorage } from '../engine/storage/open.ts';
 import { openStore, type Store } from '../engine/store/connect.ts';
-import { migrateIfNeeded } from '../engine/store/migrate.ts';
+import { migrateIfNeeded, migrationsCurrent } from '../engine/store/migrate.ts';
 import { chatbotIdsOfOwner, findOwnedChatbot } from '../engine/store/queries/chatbots.ts';
 import { MESSAGES_CHANNEL } from '../engine/store/queries/messages.ts';
 import { plugins as registeredPlugins } from '../plugins/index.ts';
+import { llmOf, localAliases, storedFiles } from './app-services.ts';
 
 /** The package version, read once. */
 export const VERSION: string = JSON.parse(
@@ -137,7 +140,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
   });
   ownMigrations.catch(() => {}); // awaited through `migrated`
   try {
-    const storage = new LocalStorage(join(config.dataDir, 'storage', 'chatbot-files'));
+    const storage = await openStorage(config);
     const secret = resolveSecret(config.dataDir, config.secret);
     const secrets = new SecretBox(secret);
     const mailer =
@@ -158,18 +161,13 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       google: config.google,
       trustedOrigins: localAliases(config.publicUrl),
     });
-    const llm =
-      options.llm !== undefined
-        ? options.llm
-        : config.llm.enabled
-          ? createOpenAiClient({
-              baseURL: config.llm.baseURL,
-              apiKey: config.llm.apiKey,
-              model: config.llm.model,
-              timeoutMs: config.llm.timeoutMs,
-              maxRetries: config.llm.maxRetries,
-            })
-          : null;
+    const metrics = createMetrics({
+      db: store.db,
+      jobsSchema: jobsSchemaOf(store.schema),
+      adapters: () => channelAdapters,
+      onError: (err, what) => log.warn({ err, what }, 'metrics: could not read a gauge'),
+    });
+    const llm = llmOf(config, options.llm, metrics);
     // better-auth's schema is checked whenever Charla's migrations change something (a new
     // database, an upgrade) and by `charla migrate`; a start with nothing to apply skips it.
     const migrated = ownMigrations.then(async ({ applied }) => {
@@ -187,6 +185,10 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       log: log.child({ component: 'engine' }),
       baseUrl: () => baseUrl,
       ...(options.now ? { now: options.now } : {}),
+      onTurn: ({ channel, outcome, ms }) => {
+        metrics.turns.inc({ channel, outcome });
+        metrics.turnDuration.observe({ channel }, ms / 1000);
+      },
     });
     // Every process forgets a bot another one changed (NOTIFY); not awaited: start-up does not
     // wait for the LISTEN, and until it is in place the cache's 5 s expiry bounds staleness.
@@ -259,7 +261,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       },
       listen: (channel, onPayload) => store.listen(channel, onPayload),
     };
-    const filePath = (fileUrl: string) => (/^https?:\/\//.test(fileUrl) ? null : storage.pathOf(fileUrl));
+    const { filePath, openFile } = storedFiles(storage);
     await registry.setup(
       (plugin): Omit<PluginContext, 'settings'> => ({
         ...runtime,
@@ -294,7 +296,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           ? parseSettings(`channel "${adapter.id}"`, adapter.envSchema, runtime.env)
           : undefined,
         log: log.child({ channel: adapter.id }),
-        filePath,
+        openFile,
         inbox,
         // Replies go out through this adapter, whatever channel the web adapter names (`ialanding`, `test`).
         dispatch: (inbound, dispatchOptions) => dispatcher.dispatch(adapter, inbound, dispatchOptions),
@@ -356,6 +358,17 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           version: VERSION,
           trustProxy: config.trustProxy,
           dashboardDir: fileURLToPath(new URL('../dist/dashboard', import.meta.url)),
+          ops: {
+            metrics,
+            metricsToken: config.metricsToken,
+            migrationsCurrent: () =>
+              migrationsCurrent(store.db, registry.migrations(), { schema: store.schema }),
+            storageReachable: async () => {
+              await storage.exists('.readyz');
+            },
+            // A process that never starts its channels (a CLI command's app) runs no jobs by design.
+            jobsRunning: () => !channelsStarted || jobs.running,
+          },
         });
         return server;
       },
@@ -367,7 +380,14 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         baseUrl ??= url;
       },
       async close() {
-        if (server) await server.close();
+        if (server) {
+          // Live streams end at once (preClose); requests in flight — turns, uploads — get the grace
+          // period, then their connections are closed (issue 26 §3).
+          const open = server;
+          const force = setTimeout(() => open.server.closeAllConnections(), config.shutdownGraceMs);
+          await server.close();
+          clearTimeout(force);
+        }
         // Running jobs get a grace period; unfinished ones are handed back for a retry.
         await jobs.stop();
         // Running handlers finish (new updates stay pending for the next start), then bots stop.
@@ -377,6 +397,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         await (await botEvents.catch(() => async () => {}))();
         await engine.close();
         await registry.dispose();
+        storage.close?.();
         await store.close();
       },
     };
@@ -384,12 +405,4 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
     if (!options.store) await store.close();
     throw err;
   }
-}
-
-/** A local address also reached as localhost or 127.0.0.1 (so signing in works from either). */
-function localAliases(url: string | undefined): string[] | undefined {
-  if (!url) return undefined;
-  const u = new URL(url);
-  if (u.hostname !== '127.0.0.1' && u.hostname !== 'localhost') return undefined;
-  return ['127.0.0.1', 'localhost'].map((h) => `${u.protocol}//${h}${u.port ? `:${u.port}` : ''}`);
 }

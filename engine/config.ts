@@ -72,7 +72,18 @@ const EnvSchema = z.object({
   CHARLA_TRIAL_DAYS: int(30),
   CHARLA_INBOX_LEASE_MS: int(60_000),
   TRUST_PROXY: optionalString,
+  S3_ENDPOINT: optionalString,
+  S3_BUCKET: optionalString,
+  S3_REGION: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CHARLA_METRICS_TOKEN: optionalString,
+  CHARLA_SHUTDOWN_GRACE_MS: int(10_000),
 });
 
 /** The validated configuration; paths are absolute. */
@@ -115,7 +126,32 @@ export interface CharlaConfig {
    * "loopback", addresses, CIDRs, comma-separated). Default loopback: a reverse proxy on the same host.
    */
   trustProxy: string;
+  /**
+   * Object storage for bot files (issue 26 §1), when `S3_BUCKET` is set; unset: files stay on
+   * disk under `dataDir/storage/chatbot-files` (engine/storage/index.ts).
+   */
+  s3: S3Config | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** `CHARLA_METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <it>` (issue 26 §3). */
+  metricsToken: string | undefined;
+  /**
+   * How long a stopping node (SIGTERM) waits for requests in flight — turns, uploads — before it
+   * closes their connections, ms (default 10,000; issue 26 §3).
+   */
+  shutdownGraceMs: number;
+}
+
+/** An S3-compatible bucket (AWS S3, MinIO, R2 …) that holds the bot files (engine/storage/s3.ts). */
+export interface S3Config {
+  bucket: string;
+  /** The service's address, e.g. `http://minio:9000`; unset: AWS S3 of `region`. */
+  endpoint: string | undefined;
+  /** Default `us-east-1` (MinIO and most compatible servers ignore it). */
+  region: string;
+  /** Unset: the SDK's default credential chain (environment, instance role …). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Path-style addresses (`endpoint/bucket/key`), what MinIO and most self-hosted servers need. */
+  forcePathStyle: boolean;
 }
 
 /** The configuration in the environment is invalid; the message is one line naming each variable. */
@@ -160,6 +196,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CharlaConfig {
     trialDays: e.CHARLA_TRIAL_DAYS,
     inboxLeaseMs: e.CHARLA_INBOX_LEASE_MS,
     trustProxy: e.TRUST_PROXY ?? 'loopback',
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+          region: e.S3_REGION ?? 'us-east-1',
+          credentials:
+            e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+              : undefined,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        }
+      : undefined,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.CHARLA_METRICS_TOKEN,
+    shutdownGraceMs: e.CHARLA_SHUTDOWN_GRACE_MS,
   };
 }

@@ -7,7 +7,7 @@
  *
  * - the process stays up (no uncaught exception, no unhandled rejection);
  * - requests get 200, or 503 with `Retry-After` while the database cannot be reached, never a 500
- *   or a hang; a streamed turn ends with an `error` event; `/healthz` says the database is down;
+ *   or a hang; a streamed turn ends with an `error` event; `/readyz` says the database is down (and `/healthz`, liveness, stays 200);
  * - within 5 s of the database coming back the app serves turns again, and no turn is half-written
  *   (every stored follower message has its reply);
  * - the file-list and conversations streams opened before the cut stay open, say `resync`, and
@@ -120,8 +120,8 @@ describe.skipIf(!DATABASE_URL)('losing PostgreSQL', () => {
     return { ...answer, id };
   };
   const health = async () => {
-    const a = await request(`${base}/healthz`);
-    return { ...a, json: JSON.parse(a.body) as { status: string; db: string } };
+    const a = await request(`${base}/readyz`);
+    return { ...a, json: JSON.parse(a.body) as { status: string; failing?: string[] } };
   };
   /** Ends every backend behind the proxy (Charla's connections, and only those). */
   const terminateBackends = async (): Promise<number> => {
@@ -276,11 +276,11 @@ describe.skipIf(!DATABASE_URL)('losing PostgreSQL', () => {
       5_000,
       conversationsMark,
     );
-    expect((await health()).json).toMatchObject({ status: 'ok', db: 'ok' });
+    expect((await health()).json).toMatchObject({ status: 'ready', checks: { db: true } });
     expect(watch.crashes).toEqual([]);
   }, 60_000);
 
-  it('stays up through a network cut: 503 with Retry-After and /healthz down while cut, then back within 5 s', async () => {
+  it('stays up through a network cut: 503 with Retry-After and /readyz down while cut, then back within 5 s', async () => {
     expect((await health()).status).toBe(200);
     const filesMark = files.events.length;
     const conversationsMark = conversations.events.length;
@@ -291,7 +291,9 @@ describe.skipIf(!DATABASE_URL)('losing PostgreSQL', () => {
     proxy.cut('refuse');
     const down = await health();
     expect(down.status).toBe(503);
-    expect(down.json).toMatchObject({ status: 'error', db: 'unreachable' });
+    expect(down.json).toMatchObject({ status: 'unready', failing: expect.arrayContaining(['db']) });
+    // Liveness: the process is up, restarting it would not bring the database back.
+    expect((await request(`${base}/healthz`)).status).toBe(200);
     expect(watch.crashes).toEqual([]);
     const refused = await turn('durante-el-corte');
     expect(refused.status).toBe(503);
@@ -330,7 +332,7 @@ describe.skipIf(!DATABASE_URL)('losing PostgreSQL', () => {
 
     proxy.restore();
     const restoredAt = Date.now();
-    await until(async () => (await health()).status === 200, 5_000, '/healthz ok after the cut');
+    await until(async () => (await health()).status === 200, 5_000, '/readyz ok after the cut');
     await until(async () => (await turn('tras-el-corte')).status === 200, 5_000, 'a turn after the cut');
     expect(Date.now() - restoredAt).toBeLessThan(5_000);
 
@@ -429,7 +431,7 @@ describe.skipIf(!DATABASE_URL)('charla serve losing PostgreSQL', () => {
     expect(exited).toBeNull();
 
     proxy.cut('refuse');
-    const down = await request(`${server!.url}/healthz`);
+    const down = await request(`${server!.url}/readyz`);
     expect(down.status).toBe(503);
     const refused = await turn('durante');
     expect(refused.status).toBe(503);
@@ -439,7 +441,7 @@ describe.skipIf(!DATABASE_URL)('charla serve losing PostgreSQL', () => {
 
     proxy.restore();
     const restoredAt = Date.now();
-    await until(async () => (await request(`${server!.url}/healthz`)).status === 200, 5_000, '/healthz ok');
+    await until(async () => (await request(`${server!.url}/readyz`)).status === 200, 5_000, '/readyz ok');
     await until(async () => (await turn('despues')).status === 200, 5_000, 'a turn after the cut');
     expect(Date.now() - restoredAt).toBeLessThan(5_000);
     // A little later (pg-boss's and the supervisor's timers have run against the lost connections).

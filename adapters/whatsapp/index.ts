@@ -19,19 +19,21 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Handoffs } from '../../engine/channels/handoff.ts';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
-import type { ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
+import type { ChannelContext } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
 import { type BaileysLib, loadBaileys } from './baileys/lib.ts';
 import { BaileysSession, type SessionEnd } from './baileys/session.ts';
 import { describeGraphError, Graph } from './cloud/graph.ts';
 import { CloudTransport } from './cloud/transport.ts';
 import { webhookRoutes } from './cloud/webhook.ts';
+import type { Connection } from './connection.ts';
 import {
   type CloudNumberInfo,
   type WhatsAppAdapter,
   type WhatsAppAdapterOptions,
   WhatsAppConfig,
 } from './contract.ts';
+import { whatsappHealth } from './health.ts';
 import { pruneMessages, storeIncoming, touchContact } from './messages.ts';
 import {
   cloudNumber,
@@ -50,11 +52,6 @@ export type { CloudNumberInfo, WhatsAppAdapter, WhatsAppAdapterOptions } from '.
 export { WhatsAppConfig } from './contract.ts';
 export { WHATSAPP } from './shared/types.ts';
 
-/** One bot connected in this process. */
-type Connection =
-  | { backend: 'baileys'; session: BaileysSession }
-  | { backend: 'cloud'; transport: CloudTransport; phoneNumberId: string; graph: Graph };
-
 /** How often a bot's "last message received" is written, at most, ms. */
 const TOUCH_EVERY_MS = 30_000;
 /**
@@ -63,8 +60,6 @@ const TOUCH_EVERY_MS = 30_000;
  * use was a webhook's slowest step: issue 13's p99 time to the 200).
  */
 const CLOUD_CACHE_MS = 10_000;
-/** How long a Cloud API credentials check in the health view is reused, ms. */
-const CLOUD_CHECK_MS = 60_000;
 /** Message records are kept this long (statuses, retry content), ms. */
 const MESSAGES_KEEP_MS = 14 * 86_400_000;
 
@@ -337,54 +332,11 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
         }
       },
 
-      async health(chatbotId): Promise<ConnectionHealth> {
-        const { ctx, db } = need();
-        const row = await connectionOf(db, chatbotId);
-        const local = lastUpdate.get(chatbotId);
-        const stored = row?.last_update_at ? new Date(row.last_update_at) : null;
-        const latest = local && (!stored || local > stored) ? local : stored;
-        const base = {
-          mode: row?.backend === 'cloud' ? 'cloud-api' : 'linked-device',
-          lastError: row?.last_error ?? null,
-          lastErrorAt: row?.last_error_at ? new Date(row.last_error_at).toISOString() : null,
-          lastUpdateAt: latest?.toISOString() ?? null,
-          pendingUpdates: null,
-        };
-        if (!row?.backend || (row.backend === 'baileys' && row.status !== 'linked'))
-          return { ...base, state: 'disconnected' };
-        if (!(await ctx.mayRun(chatbotId))) return { ...base, state: 'paused' };
-        const conn = connections.get(chatbotId);
-        if (row.backend === 'baileys') {
-          if (conn?.backend === 'baileys')
-            return { ...base, state: conn.session.open ? 'connected' : 'error' };
-          // Held by another process: its lease and the stored last error tell.
-          const heldElsewhere =
-            row.holder !== null &&
-            row.lease_until !== null &&
-            new Date(row.lease_until).getTime() > Date.now();
-          return {
-            ...base,
-            state: heldElsewhere && !row.last_error ? 'connected' : 'error',
-            lastError: base.lastError ?? (heldElsewhere ? null : 'WhatsApp se está conectando…'),
-          };
-        }
-        // Cloud API: the credentials are checked against the number's node (cached a minute).
-        const check = cloudChecks.get(chatbotId);
-        let error = check && Date.now() - check.at < CLOUD_CHECK_MS ? check.error : undefined;
-        if (error === undefined) {
-          try {
-            const token = ctx.secrets.decrypt(row.meta_token ?? '');
-            await adapter.graph(token).call('GET', `${row.phone_number_id}?fields=display_phone_number`);
-            error = null;
-          } catch (err) {
-            error = describeGraphError(err);
-          }
-          cloudChecks.set(chatbotId, { error, at: Date.now() });
-        }
-        if (error)
-          return { ...base, state: 'error', lastError: error, lastErrorAt: new Date().toISOString() };
-        return { ...base, state: 'connected' };
-      },
+      health: (chatbotId) =>
+        whatsappHealth(
+          { ...need(), connections, lastUpdate, cloudChecks, graph: (token) => adapter.graph(token) },
+          chatbotId,
+        ),
     },
 
     apiRoutes: whatsappApiRoutes(() => adapter),

@@ -41,6 +41,22 @@ export interface EngineDeps {
   /** The clock (tests pin it). */
   now?: () => Date;
   cache?: BotCache;
+  /**
+   * Told of each turn this process ran, when it ends (the metrics, engine/metrics.ts): its channel,
+   * how it ended and how long it took, ms. A turn answered from a running duplicate is not counted.
+   */
+  onTurn?: (turn: { channel: string; outcome: TurnOutcome; ms: number }) => void;
+}
+
+/** How a turn ended, for {@link EngineDeps.onTurn}. */
+export type TurnOutcome = 'answered' | 'offline' | 'failed' | 'silent' | 'duplicate' | 'error';
+
+/** The outcome of a finished turn. */
+function outcomeOf(r: TurnResult): TurnOutcome {
+  if (r.duplicate) return 'duplicate';
+  if (r.silent) return 'silent';
+  if (r.failed) return 'failed';
+  return r.offline ? 'offline' : 'answered';
 }
 
 /** Per-turn options. */
@@ -101,9 +117,16 @@ export class ConversationEngine {
     const key = `${inbound.chatbotId}\u0000${inbound.channel}\u0000${inbound.follower.id}\u0000${messageId}`;
     const running = this.inflight.get(key);
     if (running) return running.then((r) => this.replay(r, options));
+    const started = performance.now();
+    const onTurn = this.deps.onTurn;
     const turn = this.runTurn({ ...inbound, text, messageId }, known, options).finally(() =>
       this.inflight.delete(key),
     );
+    if (onTurn)
+      turn.then(
+        (r) => onTurn({ channel: inbound.channel, outcome: outcomeOf(r), ms: performance.now() - started }),
+        () => onTurn({ channel: inbound.channel, outcome: 'error', ms: performance.now() - started }),
+      );
     this.inflight.set(key, turn);
     return turn;
   }

@@ -166,3 +166,28 @@ export function createOpenAiClient(settings: OpenAiSettings): LlmClient {
     },
   };
 }
+
+/**
+ * The same client, telling `observe` how each completion ended and how long it took, ms (the
+ * metrics, engine/metrics.ts `charla_llm_duration_seconds`).
+ */
+export function observedLlm(
+  client: LlmClient,
+  observe: (outcome: 'ok' | 'error', ms: number) => void,
+): LlmClient {
+  return {
+    model: client.model,
+    ...(client.warm ? { warm: () => client.warm!() } : {}),
+    async complete(messages, options) {
+      const started = performance.now();
+      try {
+        const text = await client.complete(messages, options);
+        observe('ok', performance.now() - started);
+        return text;
+      } catch (err) {
+        observe('error', performance.now() - started);
+        throw err;
+      }
+    },
+  };
+}

@@ -21,16 +21,19 @@ import {
 import { AppError, INVALID_DATA, SERVER_ERROR } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Registry } from '../registry/index.ts';
-import { ping, type StoreKind } from '../store/connect.ts';
+import type { StoreKind } from '../store/connect.ts';
 import { DATABASE_RETRY_AFTER_S, isBadInputError, isDatabaseUnavailable } from '../store/errors.ts';
 import { requireOwner } from './auth.ts';
-import { API_DOCS_CSP, DASHBOARD_CSP, FILES_CSP } from './csp.ts';
+import { API_DOCS_CSP, DASHBOARD_CSP } from './csp.ts';
 import { appOrigins, CROSS_SITE_REFUSED, isCrossSiteRequest } from './csrf.ts';
 import { inputProblem, invalidHost, stripNul } from './input-guards.ts';
 import { authRoutes } from './routes/auth.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { fileRoutes } from './routes/files.ts';
+import { registerFileServing } from './routes/files-serve.ts';
+import { type OpsDeps, opsRoutes } from './routes/ops.ts';
 import { ownerRoutes } from './routes/owner.ts';
+import { endLiveStreams } from './sse.ts';
 
 /** What the routes need. */
 export interface HttpDeps extends RouteDeps {
@@ -44,6 +47,8 @@ export interface HttpDeps extends RouteDeps {
   dashboardDir?: string | undefined;
   /** Proxies whose X-Forwarded-For is believed (engine/config.ts). */
   trustProxy: string;
+  /** /healthz, /readyz and /metrics (./routes/ops.ts), and the HTTP latency histogram. */
+  ops: Omit<OpsDeps, 'db' | 'storeKind' | 'llm'>;
 }
 
 /** One registered route: the table the cross-tenant test walks (issue 3). */
@@ -227,35 +232,27 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
       },
     });
   }
-  await app.register(fastifyStatic, {
-    root: deps.storage.root,
-    prefix: '/files/',
-    decorateReply: false,
-    index: false,
-    list: false,
-    dotfiles: 'deny',
-    // A directory (`/files/`, `/files/<bot>/`) is 404 like any path that is no file (issue 24 §7),
-    // not @fastify/static's 403.
-    allowedPath: (pathName) => !pathName.endsWith('/'),
-    maxAge: '1h',
-    setHeaders(res) {
-      res.header('X-Content-Type-Options', 'nosniff');
-      // Issue 24 §9: an uploaded HTML or SVG opened as a page runs no script (engine/http/csp.ts).
-      res.header('content-security-policy', FILES_CSP);
-    },
-  });
+  // Stored files, from the local disk or the S3 bucket alike (./routes/files-serve.ts).
+  registerFileServing(app, deps.storage);
 
-  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
-    if (await ping(deps.db)) {
-      return {
-        status: 'ok',
-        db: 'ok',
-        store: deps.storeKind,
-        llm: deps.engine.offline ? 'offline' : 'configured',
-      };
-    }
-    deps.log.error('health check: database unreachable');
-    return reply.code(503).send({ status: 'error', db: 'unreachable', store: deps.storeKind });
+  await app.register(opsRoutes, {
+    ...deps.ops,
+    db: deps.db,
+    storeKind: deps.storeKind,
+    llm: deps.engine.offline ? 'offline' : 'configured',
+  });
+  // Latency by route pattern (not by URL: ids would make a series per bot).
+  const httpDuration = deps.ops.metrics.httpDuration;
+  app.addHook('onResponse', async (req, reply) => {
+    httpDuration.observe(
+      { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  // A stopping node ends its live event streams first: `close()` waits for every open connection
+  // (issue 26 §3; engine/http/sse.ts).
+  app.addHook('preClose', async () => {
+    endLiveStreams(app.server);
   });
 
   await app.register(authRoutes, deps);

@@ -143,6 +143,7 @@ export class JobQueue {
   #clock: DueClock | null = null;
   #started: Promise<void> | null = null;
   #stopped = false;
+  #running = false;
 
   constructor(options: JobQueueOptions) {
     this.#options = {
@@ -219,8 +220,17 @@ export class JobQueue {
         });
         this.#clock.lookSoon();
       }
+      this.#running = !this.#stopped;
     })();
     return this.#started;
+  }
+
+  /**
+   * True once `start` has succeeded and until `stop`: this process runs due jobs (the readiness
+   * check, engine/http/routes/ops.ts; a start that failed leaves it false).
+   */
+  get running(): boolean {
+    return this.#running;
   }
 
   /**
@@ -333,6 +343,7 @@ export class JobQueue {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    this.#running = false;
     if (!this.#started) return;
     await this.#started.catch(() => {});
     await this.#clock?.stop();

@@ -309,7 +309,7 @@ export function conversationRoutes(
       async (req, reply) => {
         const { bot, owner } = await ctx.bots.owned(req, req.params.chatbotId);
         const stream = randomUUID();
-        const sse = openSse(reply);
+        const sse = openSse(reply, {}, { live: true });
         let closed = false;
         let stop: () => Promise<void>;
         try {

@@ -101,7 +101,7 @@ export const fileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
           'No existe configuración para tu bot. ¡Configúralo y vuelve a intentarlo!',
         );
       const stream = randomUUID();
-      const sse = openSse(reply);
+      const sse = openSse(reply, {}, { live: true });
       let heartbeat: ReturnType<typeof setInterval> | undefined;
       let unlisten: (() => Promise<void>) | undefined;
       let ended = false;
