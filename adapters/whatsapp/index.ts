@@ -167,7 +167,11 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
           };
         },
       );
-      await handoffs.start();
+      // Not awaited: start-up does not wait on the database (PGlite boots meanwhile, cold start);
+      // until the LISTEN is in place an asking node's own check every second finds the outcome.
+      handoffs
+        .start()
+        .catch((err: unknown) => context.log.warn({ err }, 'could not listen for whatsapp handoffs'));
     },
 
     async acceptMessage(chatbotId, message) {
