@@ -12,22 +12,34 @@ import { createTestApp, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
 
 describe('MicroBatcher', () => {
-  it('runs calls that arrive while a batch is in flight as one batch, and one alone when idle', async () => {
+  it('runs the calls of one event-loop turn as one batch, and those made while it runs as the next', async () => {
     const batches: number[][] = [];
     let release: () => void = () => {};
+    let started: () => void = () => {};
+    const running = new Promise<void>((r) => (started = r));
     const batcher = new MicroBatcher<number, number>(
       async (items) => {
         batches.push([...items]);
-        if (batches.length === 1) await new Promise<void>((r) => (release = r));
+        if (batches.length === 1) {
+          started();
+          await new Promise<void>((r) => (release = r));
+        }
         return items.map((n) => n * 10);
       },
       { concurrency: 1 },
     );
-    const first = batcher.call(1);
-    const rest = [2, 3, 4].map((n) => batcher.call(n));
+    const first = [1, 2].map((n) => batcher.call(n));
+    await running;
+    const rest = [3, 4, 5].map((n) => batcher.call(n));
     release();
-    expect(await Promise.all([first, ...rest])).toEqual([10, 20, 30, 40]);
-    expect(batches).toEqual([[1], [2, 3, 4]]);
+    expect(await Promise.all([...first, ...rest])).toEqual([10, 20, 30, 40, 50]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
+    // Idle again: a lone call runs alone, without waiting for company.
+    expect(await batcher.call(6)).toBe(60);
+    expect(batches.at(-1)).toEqual([6]);
   });
 
   it('fails only the item that fails when it shares a batch', async () => {
@@ -42,6 +54,7 @@ describe('MicroBatcher', () => {
       { concurrency: 1 },
     );
     const first = batcher.call(0);
+    await new Promise((r) => setImmediate(r));
     const results = Promise.allSettled([12, 13, 14].map((n) => batcher.call(n)));
     release();
     await first;
@@ -75,7 +88,12 @@ describe.each(DIALECTS)('turns stored and read at once on %s', (kind) => {
     botId = (
       await app.store.db
         .insertInto('chatbots')
-        .values({ user_id: owner.id, business_name: 'Lotes', business_description: 'Tienda.', idioma: 'Español' })
+        .values({
+          user_id: owner.id,
+          business_name: 'Lotes',
+          business_description: 'Tienda.',
+          idioma: 'Español',
+        })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
@@ -110,7 +128,10 @@ describe.each(DIALECTS)('turns stored and read at once on %s', (kind) => {
       expect(state.history.map((h) => h.text)).toEqual(
         [1, 2, 3].flatMap((n) => [`pregunta ${n} de ${f}`, `respuesta ${n} para ${f}`]),
       );
-      expect(state.stored).toMatchObject({ userText: `pregunta 2 de ${f}`, botText: `respuesta 2 para ${f}` });
+      expect(state.stored).toMatchObject({
+        userText: `pregunta 2 de ${f}`,
+        botText: `respuesta 2 para ${f}`,
+      });
     });
     const followerRows = await app.store.db
       .selectFrom('followers')

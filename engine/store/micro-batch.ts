@@ -1,11 +1,15 @@
 /**
- * Group commit for the turn's hot statements (issue 25, speed step): calls that arrive while the
- * database is busy with earlier ones are run together as one statement when it frees up, so under
- * load N turns cost one round trip (one socket write, one parse/plan, one WAL flush) instead of N,
- * and an idle server adds no wait at all (a call that finds a free slot runs at once, alone).
+ * Group commit for the turn's hot statements (issue 25, speed step): calls made in the same turn
+ * of the event loop, and calls that arrive while the database is busy with earlier ones, are run
+ * together as one statement, so under load N turns cost one round trip (one socket write, one
+ * parse/plan, one WAL flush) instead of N.
  *
- * This is the adaptive batching that PostgreSQL's own group commit and DataLoader-style loaders
- * use, keyed on work in flight rather than on a timer: nothing is held back to fill a batch.
+ * Two triggers, no timer: a call that finds a free slot is run at the end of the current event-loop
+ * turn (`setImmediate`, as DataLoader batches), with every call made meanwhile — the requests whose
+ * bytes arrived in the same poll phase; and calls made while every slot is busy go together as
+ * soon as one frees up (adaptive group commit). The first matters on PGlite, whose queries run
+ * synchronously in this thread (nothing else arrives while one runs); the second on PostgreSQL.
+ * An idle server waits at most one event-loop turn (microseconds).
  */
 
 /** Runs a batch: one result per item, in the items' order. */
@@ -35,6 +39,8 @@ interface Pending<In, Out> {
 export class MicroBatcher<In, Out> {
   private queue: Array<Pending<In, Out>> = [];
   private inFlight = 0;
+  /** A batch start is scheduled for the end of this event-loop turn. */
+  private scheduled = false;
   private readonly concurrency: number;
   private readonly maxBatch: number;
 
@@ -50,7 +56,13 @@ export class MicroBatcher<In, Out> {
   call(item: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (this.inFlight < this.concurrency) this.next();
+      if (this.inFlight < this.concurrency && !this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.next();
+        });
+      }
     });
   }
 
