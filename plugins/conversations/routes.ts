@@ -21,8 +21,8 @@ import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import { openSse } from '../../engine/http/sse.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
-import { PRESETS, type RecordingEffects, VOICE_SEND_ERROR } from '../audio-effects/api.ts';
 import { BotParams, ownedBotOf } from '../../engine/registry/owner-routes.ts';
+import { PRESETS, type RecordingEffects, VOICE_SEND_ERROR } from '../audio-effects/api.ts';
 import {
   ConversationQuery,
   ConversationsErrorBody,
