@@ -191,9 +191,16 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
     async send(chatbotId, chatId, message, to) {
       const transport = transportOf(chatbotId);
       if (!transport) {
-        // A linked device held by another node (or by none for a moment): that node sends it.
+        // A linked device held by another node: that node sends it, and its outcome is this call's.
+        // Held by none for a moment (a node taking over): queued, sent by the next holder.
         const row = await connectionOf(need().db, chatbotId);
-        if (row?.backend === 'baileys' && handoffs) return handoffs.handOff(chatbotId, chatId, message);
+        if (row?.backend === 'baileys' && row.status === 'linked' && handoffs) {
+          const held =
+            row.holder !== null &&
+            row.lease_until !== null &&
+            new Date(row.lease_until).getTime() > Date.now();
+          return handoffs.handOff(chatbotId, chatId, message, held ? 20_000 : 0);
+        }
         throw new Error(`whatsapp bot ${chatbotId} is not connected`);
       }
       // The bot's language for the list button's texts: the engine's, or the stored one.
