@@ -1,12 +1,19 @@
 /**
  * Pieces cli/app.ts composes the app from: the LLM client the configuration asks for (timed for
- * the metrics), the stored-file accessors the channels and plugins get, and the sign-in origins of
- * a local address.
+ * the metrics), the stored-file accessors the channels and plugins get, the sign-in origins of a
+ * local address, what the operations routes read, and a graceful close of the HTTP server.
  */
+import type { FastifyInstance } from 'fastify';
 import type { CharlaConfig } from '../engine/config.ts';
 import { createOpenAiClient, type LlmClient, observedLlm } from '../engine/conversation/llm.ts';
+import type { HttpDeps } from '../engine/http/server.ts';
+import type { JobQueue } from '../engine/jobs/index.ts';
+import type { Logger } from '../engine/logger.ts';
 import type { Metrics } from '../engine/metrics.ts';
+import type { Registry } from '../engine/registry/index.ts';
 import { MissingFileError, type Storage } from '../engine/storage/index.ts';
+import type { Store } from '../engine/store/connect.ts';
+import { migrationsCurrent } from '../engine/store/migrate.ts';
 
 /**
  * The LLM: the one a test gives (`given`, null for offline), else an OpenAI-compatible client when
@@ -57,4 +64,64 @@ export function localAliases(url: string | undefined): string[] | undefined {
   const u = new URL(url);
   if (u.hostname !== '127.0.0.1' && u.hostname !== 'localhost') return undefined;
   return ['127.0.0.1', 'localhost'].map((h) => `${u.protocol}//${h}${u.port ? `:${u.port}` : ''}`);
+}
+
+/**
+ * What /readyz and /metrics read (engine/http/routes/ops.ts): every migration applied (one query),
+ * the storage answering (a HEAD of a key that need not exist), and the job worker running.
+ */
+export function opsOf(parts: {
+  config: CharlaConfig;
+  store: Store;
+  registry: Registry;
+  storage: Storage;
+  metrics: Metrics;
+  jobsRunning: () => boolean;
+}): HttpDeps['ops'] {
+  const { config, store, registry, storage, metrics } = parts;
+  return {
+    metrics,
+    metricsToken: config.metricsToken,
+    migrationsCurrent: () => migrationsCurrent(store.db, registry.migrations(), { schema: store.schema }),
+    storageReachable: async () => {
+      await storage.exists('.readyz');
+    },
+    jobsRunning: parts.jobsRunning,
+  };
+}
+
+/**
+ * Closes the HTTP server of a stopping node (issue 26 §3): its live event streams end at once (the
+ * server's preClose hook), requests in flight — turns, uploads — get `graceMs`, then their
+ * connections are closed.
+ */
+export async function closeServer(server: FastifyInstance, graceMs: number): Promise<void> {
+  const force = setTimeout(() => server.server.closeAllConnections(), graceMs);
+  try {
+    await server.close();
+  } finally {
+    clearTimeout(force);
+  }
+}
+
+/**
+ * Starts the job queue and stores the plugins' cron schedules. A start that fails (the database
+ * went away during start-up) is tried again after 1 s, 2 s, 4 s … up to 30 s until it succeeds or
+ * the queue is stopped: a node whose job worker could not start would otherwise serve without
+ * running reminders or broadcasts (/readyz says so meanwhile, engine/http/routes/ops.ts).
+ */
+export async function startJobs(jobs: JobQueue, registry: Registry, log: Logger): Promise<void> {
+  for (let attempt = 0; !jobs.stopped; attempt++) {
+    try {
+      await jobs.start();
+      for (const { job } of registry.cron())
+        await jobs.schedule(job.definition, job.cron, { data: job.data, ...(job.tz ? { tz: job.tz } : {}) });
+      return;
+    } catch (err) {
+      if (jobs.stopped) return;
+      const waitMs = Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5));
+      log.warn({ err, retryInMs: waitMs }, 'jobs: could not start; trying again');
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
+  }
 }

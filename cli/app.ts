@@ -39,11 +39,11 @@ import { resolveSecret, SecretBox } from '../engine/secrets.ts';
 import type { Storage } from '../engine/storage/index.ts';
 import { openStorage } from '../engine/storage/open.ts';
 import { openStore, type Store } from '../engine/store/connect.ts';
-import { migrateIfNeeded, migrationsCurrent } from '../engine/store/migrate.ts';
+import { migrateIfNeeded } from '../engine/store/migrate.ts';
 import { chatbotIdsOfOwner, findOwnedChatbot } from '../engine/store/queries/chatbots.ts';
 import { MESSAGES_CHANNEL } from '../engine/store/queries/messages.ts';
 import { plugins as registeredPlugins } from '../plugins/index.ts';
-import { llmOf, localAliases, storedFiles } from './app-services.ts';
+import { closeServer, llmOf, localAliases, opsOf, startJobs, storedFiles } from './app-services.ts';
 
 /** The package version, read once. */
 export const VERSION: string = JSON.parse(
@@ -333,12 +333,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         inbox.startPruning();
         inbox.startRecovery();
         await supervisor.start();
-        await jobs.start();
-        for (const { job } of registry.cron())
-          await jobs.schedule(job.definition, job.cron, {
-            data: job.data,
-            ...(job.tz ? { tz: job.tz } : {}),
-          });
+        await startJobs(jobs, registry, log);
       },
       async http() {
         server ??= await buildServer({
@@ -358,17 +353,15 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           version: VERSION,
           trustProxy: config.trustProxy,
           dashboardDir: fileURLToPath(new URL('../dist/dashboard', import.meta.url)),
-          ops: {
+          // A process that never starts its channels (a CLI command's app) runs no jobs by design.
+          ops: opsOf({
+            config,
+            store,
+            registry,
+            storage,
             metrics,
-            metricsToken: config.metricsToken,
-            migrationsCurrent: () =>
-              migrationsCurrent(store.db, registry.migrations(), { schema: store.schema }),
-            storageReachable: async () => {
-              await storage.exists('.readyz');
-            },
-            // A process that never starts its channels (a CLI command's app) runs no jobs by design.
             jobsRunning: () => !channelsStarted || jobs.running,
-          },
+          }),
         });
         return server;
       },
@@ -380,14 +373,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         baseUrl ??= url;
       },
       async close() {
-        if (server) {
-          // Live streams end at once (preClose); requests in flight — turns, uploads — get the grace
-          // period, then their connections are closed (issue 26 §3).
-          const open = server;
-          const force = setTimeout(() => open.server.closeAllConnections(), config.shutdownGraceMs);
-          await server.close();
-          clearTimeout(force);
-        }
+        if (server) await closeServer(server, config.shutdownGraceMs);
         // Running jobs get a grace period; unfinished ones are handed back for a retry.
         await jobs.stop();
         // Running handlers finish (new updates stay pending for the next start), then bots stop.

@@ -224,6 +224,31 @@ describe.each(DIALECTS)('scheduled jobs on %s', (kind) => {
     },
   );
 
+  it('starts again after a start that failed because the database was away', async () => {
+    let away = true;
+    const flaky: Store = {
+      ...store,
+      raw: {
+        executeSql: (text, values) =>
+          away
+            ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'))
+            : store.raw.executeSql(text, values),
+      },
+    };
+    const restarted = defineJob({ name: 'test.restart-start', data: Note });
+    const q = queue({}, flaky);
+    const ran: number[] = [];
+    q.register(restarted, async (job) => void ran.push(job.data.n));
+    await expect(q.start()).rejects.toThrow(/ECONNREFUSED/);
+    expect(q.running).toBe(false);
+    away = false;
+    await q.start();
+    expect(q.running).toBe(true);
+    await q.send(restarted, { n: 7 });
+    await until('the job ran', () => ran.length === 1);
+    expect(ran).toEqual([7]);
+  });
+
   it('runs again the job of a process killed mid-job, once its lease is over', async () => {
     const dataDir = kind === 'pglite' ? await testDataDir() : undefined;
     const args =

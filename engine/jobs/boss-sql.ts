@@ -4,7 +4,7 @@
  * with the queues and schedules pg-boss has stored.
  */
 import { CompiledQuery, type Transaction } from 'kysely';
-import type PgBoss from 'pg-boss';
+import PgBoss from 'pg-boss';
 import { v5 as uuidv5 } from 'uuid';
 import type { Logger } from '../logger.ts';
 import type { RawSql } from '../store/connect.ts';
@@ -156,4 +156,30 @@ export function lockedCreateQueue(schema: string, name: string, queue: PgBoss.Qu
     SELECT pg_advisory_xact_lock(('x' || encode(sha224((${key})::bytea), 'hex'))::bit(64)::bigint);
     SELECT ${schema}.create_queue(${literal(name)}, ${literal(options)}::json);
     COMMIT;`;
+}
+
+/**
+ * pg-boss on Charla's store (`sql`, its own `schema`): lease checks and archiving every
+ * `leaseCheckSeconds`, a finished job's key kept `keyRetentionHours`, cron checked every
+ * `cronCheckSeconds` (its cron queue polled at that interval, not every second); `onError` hears
+ * the failures of its timers.
+ */
+export function createBoss(
+  sql: TrackedSql,
+  schema: string,
+  options: { leaseCheckSeconds: number; keyRetentionHours: number; cronCheckSeconds: number },
+  onError: (err: unknown) => void,
+): PgBoss {
+  const keySeconds = Math.round(options.keyRetentionHours * 3600);
+  const boss = new PgBoss({
+    db: sql,
+    schema,
+    maintenanceIntervalSeconds: options.leaseCheckSeconds,
+    archiveCompletedAfterSeconds: keySeconds,
+    archiveFailedAfterSeconds: keySeconds,
+    cronMonitorIntervalSeconds: options.cronCheckSeconds,
+    cronWorkerIntervalSeconds: options.cronCheckSeconds,
+  });
+  boss.on('error', onError);
+  return boss;
 }

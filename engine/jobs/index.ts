@@ -39,13 +39,12 @@
  *   unreachable) and retried at their next interval.
  */
 import type { Transaction } from 'kysely';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { z } from 'zod';
-import type { Logger } from '../logger.ts';
-import type { Store } from '../store/connect.ts';
 import type { Database } from '../store/database.ts';
 import { isDatabaseUnavailable } from '../store/errors.ts';
 import {
+  createBoss,
   jobOptions,
   jobsSchemaOf,
   keyId,
@@ -56,6 +55,10 @@ import {
   TrackedSql,
 } from './boss-sql.ts';
 import { DueClock } from './clock.ts';
+import { JobQueueNotStarted, type JobQueueOptions } from './options.ts';
+
+export { JobQueueNotStarted, type JobQueueOptions } from './options.ts';
+
 import type { JobHandler, ResolvedDefinition } from './definition.ts';
 import { type CommandResponse, QueueWorker } from './worker.ts';
 
@@ -69,28 +72,6 @@ export {
   type ResolvedDefinition,
 } from './definition.ts';
 export { JobAbandoned } from './worker.ts';
-
-/** Options of {@link JobQueue}. */
-export interface JobQueueOptions {
-  /** The store: pg-boss runs its SQL through `store.raw` and names its schema after `store.schema`. */
-  store: Pick<Store, 'raw' | 'schema'>;
-  log: Logger;
-  /** pg-boss's schema; default `pgboss`, or `<store schema>_pgboss` when the store's is not `public`. */
-  schema?: string;
-  /**
-   * Time between the clock's looks for due jobs (one statement for every queue), ms (default
-   * 5,000); also the longest wait for a free handler slot before looking again.
-   */
-  pollIntervalMs?: number;
-  /** Time between checks for expired leases (and archiving), seconds (default 15). */
-  leaseCheckSeconds?: number;
-  /** Time between checks of cron schedules, seconds (1 to 45; default 10). */
-  cronCheckSeconds?: number;
-  /** How long a finished job keeps its key taken, hours (default 24). */
-  keyRetentionHours?: number;
-  /** How long `stop` waits for running handlers before giving them up, ms (default 10,000). */
-  stopGraceMs?: number;
-}
 
 /** Options of {@link JobQueue.send}. */
 export interface SendOptions {
@@ -117,20 +98,12 @@ export interface ScheduleOptions<T> {
   data: T;
 }
 
-/** Thrown by `send`, `cancel` and `schedule` before {@link JobQueue.start}. */
-export class JobQueueNotStarted extends Error {
-  override name = 'JobQueueNotStarted';
-  constructor() {
-    super('jobs: the job queue is not started (call start() first)');
-  }
-}
-
 /**
  * Durable scheduled jobs (see the module's guarantees). Register handlers, `start()`, then
  * `send`; `stop()` on shutdown.
  */
 export class JobQueue {
-  readonly #boss: PgBoss;
+  #boss: PgBoss;
   readonly #options: Required<Omit<JobQueueOptions, 'schema' | 'store'>>;
   readonly #handlers = new Map<string, { definition: ResolvedDefinition; handler: JobHandler<unknown> }>();
   readonly #workers = new Map<string, QueueWorker>();
@@ -156,20 +129,15 @@ export class JobQueue {
     };
     this.#sql = new TrackedSql(options.store.raw, options.log);
     this.#schema = options.schema ?? jobsSchemaOf(options.store.schema);
-    const keySeconds = Math.round(this.#options.keyRetentionHours * 3600);
-    this.#boss = new PgBoss({
-      db: this.#sql,
-      schema: this.#schema,
-      maintenanceIntervalSeconds: this.#options.leaseCheckSeconds,
-      archiveCompletedAfterSeconds: keySeconds,
-      archiveFailedAfterSeconds: keySeconds,
-      cronMonitorIntervalSeconds: this.#options.cronCheckSeconds,
-      // pg-boss's own cron queue is polled at this interval (it was every second).
-      cronWorkerIntervalSeconds: this.#options.cronCheckSeconds,
-    });
-    // pg-boss reports the failures of its own timers (maintenance, cron checks, its cron worker)
-    // here and tries again at their next interval; without a listener the process would end.
-    this.#boss.on('error', (err: unknown) => {
+    this.#boss = this.#newBoss();
+  }
+
+  /**
+   * A pg-boss instance (engine/jobs/boss-sql.ts `createBoss`) whose own timers' failures are
+   * logged here and retried at their next interval (without a listener the process would end).
+   */
+  #newBoss(): PgBoss {
+    return createBoss(this.#sql, this.#schema, this.#options, (err: unknown) => {
       if (this.#stopped) return;
       if (isDatabaseUnavailable(err))
         this.#options.log.warn({ err }, 'jobs: database unreachable; pg-boss retries at its next interval');
@@ -195,42 +163,54 @@ export class JobQueue {
    * @throws the database's error when the schema cannot be created.
    */
   start(): Promise<void> {
-    this.#started ??= (async () => {
-      await this.#boss.start();
-      // One read of the stored queues: a start that finds them as defined writes nothing.
-      const stored = new Map((await this.#boss.getQueues()).map((q) => [q.name, q]));
-      for (const { definition } of this.#handlers.values())
-        await this.#ensureQueue(definition, stored.get(definition.name));
-      for (const { definition, handler } of this.#handlers.values()) {
-        const worker = new QueueWorker(this.#boss, definition, handler, {
-          pollIntervalMs: this.#options.pollIntervalMs,
-          log: this.#options.log.child({ component: 'jobs', queue: definition.name }),
-          onFailed: () => this.#clock?.lookSoon(),
-        });
-        this.#workers.set(definition.name, worker);
-        worker.start();
-      }
-      if (this.#workers.size > 0) {
-        this.#clock = new DueClock({
-          sql: this.#sql,
-          schema: this.#schema,
-          workers: this.#workers,
-          intervalMs: this.#options.pollIntervalMs,
-          log: this.#options.log,
-        });
-        this.#clock.lookSoon();
-      }
-      this.#running = !this.#stopped;
-    })();
+    this.#started ??= this.#startOnce().catch(async (err: unknown) => {
+      // A start that failed (the database went away meanwhile) may be called again: pg-boss's
+      // instance cannot (its `start` stays "starting"), so the next try gets a new one.
+      this.#started = null;
+      const failed = this.#boss;
+      this.#boss = this.#newBoss();
+      await failed.stop({ graceful: false, close: false, wait: false }).catch(() => {});
+      throw err;
+    });
     return this.#started;
   }
 
-  /**
-   * True once `start` has succeeded and until `stop`: this process runs due jobs (the readiness
-   * check, engine/http/routes/ops.ts; a start that failed leaves it false).
-   */
+  async #startOnce(): Promise<void> {
+    await this.#boss.start();
+    // One read of the stored queues: a start that finds them as defined writes nothing.
+    const stored = new Map((await this.#boss.getQueues()).map((q) => [q.name, q]));
+    for (const { definition } of this.#handlers.values())
+      await this.#ensureQueue(definition, stored.get(definition.name));
+    for (const { definition, handler } of this.#handlers.values()) {
+      const worker = new QueueWorker(this.#boss, definition, handler, {
+        pollIntervalMs: this.#options.pollIntervalMs,
+        log: this.#options.log.child({ component: 'jobs', queue: definition.name }),
+        onFailed: () => this.#clock?.lookSoon(),
+      });
+      this.#workers.set(definition.name, worker);
+      worker.start();
+    }
+    if (this.#workers.size > 0) {
+      this.#clock = new DueClock({
+        sql: this.#sql,
+        schema: this.#schema,
+        workers: this.#workers,
+        intervalMs: this.#options.pollIntervalMs,
+        log: this.#options.log,
+      });
+      this.#clock.lookSoon();
+    }
+    this.#running = !this.#stopped;
+  }
+
+  /** True from a successful `start` until `stop` (readiness, engine/http/routes/ops.ts). */
   get running(): boolean {
     return this.#running;
+  }
+
+  /** True once `stop` was called: `start` is not tried again. */
+  get stopped(): boolean {
+    return this.#stopped;
   }
 
   /**

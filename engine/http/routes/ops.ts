@@ -19,6 +19,14 @@ import type { Metrics } from '../../metrics.ts';
 import { ping, type StoreKind } from '../../store/connect.ts';
 import type { Database } from '../../store/database.ts';
 
+/** The body of /readyz. */
+interface ReadyBody {
+  status: 'ready' | 'unready';
+  store: StoreKind;
+  failing?: string[];
+  checks: Record<string, boolean>;
+}
+
 /** What the operations routes read. */
 export interface OpsDeps {
   db: Kysely<Database>;
@@ -70,19 +78,33 @@ export const opsRoutes: FastifyPluginAsync<OpsDeps> = async (app, deps) => {
     db: (await passes(() => ping(deps.db), 1000)) ? 'ok' : 'unreachable',
   }));
 
-  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+  // Probes come often and from several balancers: probes that arrive while a check runs share its
+  // answer, so a slow database is not sent a pile of probe queries. Migrations, once all applied,
+  // stay applied for this process.
+  let migrated = false;
+  let running: Promise<ReadyBody> | undefined;
+  const check = async (): Promise<ReadyBody> => {
     const db = await passes(() => ping(deps.db));
+    migrated ||= db && (await passes(deps.migrationsCurrent));
     const checks = {
       db,
-      migrations: db && (await passes(deps.migrationsCurrent)),
+      migrations: migrated,
       storage: await passes(deps.storageReachable),
       jobs: deps.jobsRunning ? deps.jobsRunning() : true,
     };
     const failing = Object.entries(checks)
       .filter(([, ok]) => !ok)
       .map(([name]) => name);
-    if (failing.length === 0) return { status: 'ready', store: deps.storeKind, checks };
-    return reply.code(503).send({ status: 'unready', store: deps.storeKind, failing, checks });
+    return failing.length === 0
+      ? { status: 'ready', store: deps.storeKind, checks }
+      : { status: 'unready', store: deps.storeKind, failing, checks };
+  };
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    running ??= check().finally(() => {
+      running = undefined;
+    });
+    const body = await running;
+    return reply.code(body.status === 'ready' ? 200 : 503).send(body);
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
