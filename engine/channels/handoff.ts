@@ -17,6 +17,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Logger } from '../logger.ts';
 import type { OutboundMessage, SendReceipt } from '../registry/index.ts';
 import type { Database } from '../store/database.ts';
+import { notifyMany } from '../store/queries/messages.ts';
 
 /** NOTIFY channel of new handoffs; payload `<channel>\t<chatbot id>\t<row id>`. */
 export const HANDOFF_CHANNEL = 'charla_handoffs';
@@ -109,7 +110,7 @@ export class Handoffs {
       }
       this.waiters.set(id, finish);
     });
-    await sql`select pg_notify(${HANDOFF_CHANNEL}, ${`${this.channel}\t${chatbotId}\t${id}`})`.execute(db);
+    await notifyMany(db, [{ channel: HANDOFF_CHANNEL, payload: `${this.channel}\t${chatbotId}\t${id}` }]);
     await done;
     this.waiters.delete(id);
     const outcome = await this.outcome(id);
@@ -180,8 +181,7 @@ export class Handoffs {
         .set({ ...update, done_at: update.status === 'pending' ? null : sql`now()` })
         .where('id', '=', id)
         .execute();
-      if (update.status !== 'pending')
-        await sql`select pg_notify(${HANDOFF_DONE_CHANNEL}, ${id})`.execute(db);
+      if (update.status !== 'pending') await notifyMany(db, [{ channel: HANDOFF_DONE_CHANNEL, payload: id }]);
     } catch (err) {
       log.warn({ err, handoff: id }, 'could not serve a handed-off send');
     }
