@@ -203,6 +203,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       {
         ...(options.supervisorIntervalMs ? { intervalMs: options.supervisorIntervalMs } : {}),
         ...(options.now ? { now: options.now } : {}),
+        listen: (channel, onPayload) => store.listen(channel, onPayload),
       },
     );
     const outbox = new Outbox({
@@ -221,7 +222,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       log: log.child({ component: 'dispatch' }),
     });
     // Created before the registry's setup so plugins' handlers are registered; started with the channels.
-    const jobs = new JobQueue({ store, log: log.child({ component: 'jobs' }) });
+    const jobs = new JobQueue({ store, log: log.child({ component: 'jobs' }), work: config.role !== 'web' });
     // Issue 24 §2: every limit in the database, so all processes count together.
     const limits = new RateLimiter(store.db, limitSettings(options.env ?? process.env), options.now);
     const runtime: RuntimeContext = {
@@ -260,6 +261,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         },
       },
       listen: (channel, onPayload) => store.listen(channel, onPayload),
+      role: config.role,
     };
     const { filePath, openFile } = storedFiles(storage);
     await registry.setup(
@@ -330,8 +332,11 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         void removeStaleWorkDirs().then(
           (n) => n > 0 && log.info({ folders: n }, 'removed stale media conversion folders'),
         );
-        inbox.startPruning();
-        inbox.startRecovery();
+        // A web node leaves the background work to the workers (issue 26 §2, CHARLA_ROLE).
+        if (config.role !== 'web') {
+          inbox.startPruning();
+          inbox.startRecovery();
+        }
         await supervisor.start();
         await startJobs(jobs, registry, log);
       },
@@ -352,6 +357,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           publicUrl: config.publicUrl,
           version: VERSION,
           trustProxy: config.trustProxy,
+          role: config.role,
           dashboardDir: fileURLToPath(new URL('../dist/dashboard', import.meta.url)),
           // A process that never starts its channels (a CLI command's app) runs no jobs by design.
           ops: opsOf({

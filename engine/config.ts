@@ -84,6 +84,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHARLA_METRICS_TOKEN: optionalString,
   CHARLA_SHUTDOWN_GRACE_MS: int(10_000),
+  CHARLA_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
 });
 
 /** The validated configuration; paths are absolute. */
@@ -139,6 +140,13 @@ export interface CharlaConfig {
    * closes their connections, ms (default 10,000; issue 26 §3).
    */
   shutdownGraceMs: number;
+  /**
+   * `CHARLA_ROLE` (issue 26 §2): `all` (default) runs everything; `web` serves HTTP and runs the
+   * turns requests carry but no background work (no job worker, no Telegram polling, no WhatsApp
+   * linked-device socket, no inbox recovery); `worker` runs that background work and serves only
+   * /healthz, /readyz and /metrics. Several web nodes behind a proxy plus one or more workers.
+   */
+  role: 'all' | 'web' | 'worker';
 }
 
 /** An S3-compatible bucket (AWS S3, MinIO, R2 …) that holds the bot files (engine/storage/s3.ts). */
@@ -211,5 +219,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CharlaConfig {
     logLevel: e.LOG_LEVEL,
     metricsToken: e.CHARLA_METRICS_TOKEN,
     shutdownGraceMs: e.CHARLA_SHUTDOWN_GRACE_MS,
+    role: e.CHARLA_ROLE,
   };
 }

@@ -98,6 +98,7 @@ const context = (env: Record<string, string> = {}): Omit<PluginContext, 'setting
     reconcile: async () => {},
     reconcileOwner: async () => {},
     listen: unused,
+    role: 'all',
     jobs: { send: unused, sendMany: unused, cancel: unused, schedule: unused, unschedule: unused },
     distDir: '/nonexistent',
     llm: null,

@@ -117,3 +117,111 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('Telegram long polling on
     expect(after).not.toBe(before);
   });
 });
+
+/**
+ * `CHARLA_ROLE` (issue 26 §2): a web node answers HTTP but never polls Telegram (a worker does);
+ * a worker serves only the operations routes; an owner's disconnect on the web node stops the
+ * worker's poller at once (NOTIFY), not at the supervisor's next pass.
+ */
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('web and worker nodes (CHARLA_ROLE)', () => {
+  let telegram: FakeTelegram;
+  let openai: FakeOpenAi;
+  let stores: [Store, Store];
+  let web: TestApp;
+  let worker: TestApp | undefined;
+
+  beforeAll(async () => {
+    telegram = await startFakeTelegram();
+    openai = await startFakeOpenAi();
+    stores = await twoStores('postgres');
+    const env = {
+      TELEGRAM_API_ROOT: telegram.apiRoot,
+      TELEGRAM_MODE: 'polling',
+      TELEGRAM_POLL_TIMEOUT_S: '1',
+      TELEGRAM_POLL_LEASE_MS: String(LEASE_MS),
+    };
+    // The supervisor's own pass is slow (60 s): what happens sooner is the NOTIFY's doing.
+    web = await createTestApp('postgres', {
+      store: stores[0],
+      llm: fakeLlm(openai.baseURL),
+      env: { ...env, CHARLA_ROLE: 'web' },
+      supervisorIntervalMs: 60_000,
+    });
+    worker = await createTestApp('postgres', {
+      store: stores[1],
+      llm: fakeLlm(openai.baseURL),
+      env: { ...env, CHARLA_ROLE: 'worker' },
+      supervisorIntervalMs: 60_000,
+    });
+  });
+  afterAll(async () => {
+    await web?.close();
+    await worker?.close();
+    for (const store of new Set(stores ?? [])) await store.close();
+    await openai?.close();
+    await telegram?.close();
+  });
+
+  it('polls only on the worker, answers once, serves the dashboard only on web, and disconnects everywhere at once', async () => {
+    const owner = await web.owner('roles@example.com');
+    const expires = new Date(Date.now() + 30 * 86_400_000);
+    await web.store.db
+      .insertInto('user_profiles')
+      .values({ user_id: owner.id, plan: 'free', expires_at: expires })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ expires_at: expires }))
+      .execute();
+    const http = await web.http();
+    const auth = { authorization: `Bearer ${owner.token}` };
+    const saved = await http.inject({
+      method: 'POST',
+      url: '/api/save-chatbot',
+      headers: auth,
+      payload: { business_name: 'Roles', business_description: 'Bar de tapas.' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const chatbotId = (saved.json() as { id: string }).id;
+    const bot = telegram.addBot('roles_bot');
+    await web.startChannels();
+    const verified = await http.inject({
+      method: 'POST',
+      url: '/api/verify-telegram',
+      headers: auth,
+      payload: { telegramToken: bot.token, telegramUsername: 'roles_bot', chatbotId },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+
+    // Only the web node runs: it connected the bot (it can send) but never polls.
+    await telegram.sendText(bot.token, { id: 72 }, 'hola');
+    await new Promise((r) => setTimeout(r, 2 * LEASE_MS));
+    expect(telegram.callsOf(bot.token, 'getUpdates')).toEqual([]);
+    // A worker starts: it polls and the waiting message is answered, once.
+    await worker!.startChannels();
+    await telegram.waitFor(() => telegram.callsOf(bot.token, 'sendMessage').length === 1, 10_000);
+    expect(telegram.callsOf(bot.token, 'sendMessage').map((c) => c.params.text)).toEqual(['Respuesta: hola']);
+
+    // The worker serves the probes, not the product.
+    const workerHttp = await worker!.http();
+    expect((await workerHttp.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    expect((await workerHttp.inject({ method: 'GET', url: '/login' })).statusCode).toBe(404);
+    const refused = await workerHttp.inject({
+      method: 'POST',
+      url: '/api/save-chatbot',
+      headers: auth,
+      payload: { business_name: 'No' },
+    });
+    expect(refused.statusCode).toBe(404);
+
+    // Disconnected on the web node: the worker stops polling within a second.
+    const removed = await http.inject({
+      method: 'POST',
+      url: '/api/remove-telegram',
+      headers: auth,
+      payload: { chatbotId },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000 + 1000 * 1.2)); // a poll in flight ends (1 s timeout)
+    const polls = telegram.callsOf(bot.token, 'getUpdates').length;
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(telegram.callsOf(bot.token, 'getUpdates').length).toBe(polls);
+  });
+});

@@ -142,6 +142,8 @@ export function channelRemoveRoute(
         const bot = await requireOwnedBot(ctx, req, req.body.chatbotId, route.missing);
         await route.disconnect(bot.id);
         await route.forget(bot.id);
+        // The other nodes drop their connection too, at once (issue 26 §2).
+        await ctx.reconcile(bot.id);
         ctx.log.info({ chatbotId: bot.id }, route.logMessage);
         return { success: true as const, message: route.message };
       },

@@ -22,6 +22,7 @@ import { DeferUpdate } from '../../engine/channels/inbox.ts';
 import type { ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
 import type { Attachment } from '../../engine/schemas.ts';
 import { publicFileUrl } from '../../engine/storage/index.ts';
+import { leaseHeld } from '../../engine/store/leases.ts';
 import { findFile } from '../../engine/store/queries/files.ts';
 import {
   describeError,
@@ -220,8 +221,9 @@ export function createTelegramAdapter(): TelegramAdapter {
               secret_token: adapter.webhookSecret(chatbotId, botId),
               allowed_updates: [...ALLOWED_UPDATES],
             });
-          } else {
-            // A webhook left from another deployment would make getUpdates fail with 409.
+          } else if (ctx.role !== 'web') {
+            // A webhook left from another deployment would make getUpdates fail with 409. A web
+            // node (CHARLA_ROLE=web) never polls: a worker does, and this node only sends.
             await check.deleteWebhook();
             conn.poller = new Poller(
               check,
@@ -310,6 +312,17 @@ export function createTelegramAdapter(): TelegramAdapter {
           const configured = (await telegramCredentials(ctx.db, chatbotId))?.telegram_token;
           if (!configured) return { ...base, state: 'disconnected' };
           return { ...base, state: (await ctx.mayRun(chatbotId)) ? 'error' : 'paused' };
+        }
+        if (conn.mode === 'polling' && !conn.poller) {
+          // A web node (CHARLA_ROLE=web) does not poll: a worker holding the lease does.
+          const polled = await leaseHeld(ctx.db, `telegram-poll:${chatbotId}`);
+          return polled
+            ? { ...base, state: 'connected' }
+            : {
+                ...base,
+                state: 'error',
+                lastError: 'ningún nodo de trabajo recibe los mensajes de este bot',
+              };
         }
         if (conn.mode === 'polling') {
           const s = conn.poller!.state;

@@ -262,6 +262,8 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
           return;
         }
         if (row.status !== 'linking' && row.status !== 'linked') return;
+        // A web node (CHARLA_ROLE=web) never holds the socket: its sends are handed to the worker that does.
+        if (ctx.role === 'web') return;
         const session: BaileysSession = new BaileysSession({
           lib: await baileys(),
           db,

@@ -87,7 +87,7 @@ async function serve(options: ServeOptions): Promise<void> {
       node = await registerNode(app.store.db, {
         secret: resolveSecret(config.dataDir, config.secret),
         shared: Boolean(config.secret),
-        role: 'all',
+        role: config.role,
         log,
       });
   } catch (err) {

@@ -18,6 +18,14 @@ import type { Logger } from '../logger.ts';
 import type { ChannelAdapter, ChannelConnections } from '../registry/index.ts';
 import type { Database } from '../store/database.ts';
 import { chatbotIdsOfOwner, ownerPlans } from '../store/queries/chatbots.ts';
+import { notifyMany } from '../store/queries/messages.ts';
+
+/**
+ * The NOTIFY channel on which a node tells the others to reconcile a bot (payload: its id), so a
+ * token set, removed or renewed on one node connects or disconnects it on every node at once
+ * (issue 26 §2), not at their next pass.
+ */
+export const CHANNELS_CHANNEL = 'charla_channels';
 
 /** How soon a failed reconciliation is tried again, ms. */
 export const RETRY_AFTER_FAILURE_MS = 5000;
@@ -28,6 +36,8 @@ export interface SupervisorOptions {
   intervalMs?: number;
   /** The clock (tests move it). */
   now?: () => Date;
+  /** Subscribes to a NOTIFY channel every node shares (Store.listen); unset: this node alone. */
+  listen?: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 }
 
 /** An adapter that holds connections per bot (the only ones the supervisor manages). */
@@ -43,6 +53,7 @@ export class ChannelSupervisor {
   private readonly now: () => Date;
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
+  private unlisten: (() => Promise<void>) | undefined;
   /** The adapters with per-bot connections; the others (web) have nothing to start or stop. */
   private readonly adapters: ReadonlyArray<Connected>;
 
@@ -64,6 +75,20 @@ export class ChannelSupervisor {
    */
   async start(): Promise<void> {
     this.stopped = false;
+    this.unlisten = await this.options
+      .listen?.(CHANNELS_CHANNEL, (chatbotId) => {
+        if (!this.stopped)
+          this.reconcileHere(chatbotId).catch((err: unknown) =>
+            this.log.warn({ err, chatbotId }, 'could not reconcile a bot another node changed'),
+          );
+      })
+      .catch((err: unknown) => {
+        this.log.warn(
+          { err },
+          'could not listen for other nodes’ channel changes; the 30 s pass covers them',
+        );
+        return undefined;
+      });
     await this.tick();
   }
 
@@ -85,6 +110,7 @@ export class ChannelSupervisor {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    await this.unlisten?.().catch(() => {});
     await this.running;
     for (const { connections } of this.adapters) {
       await Promise.allSettled(connections.connected().map((id) => connections.disconnect(id, 'shutdown')));
@@ -108,8 +134,20 @@ export class ChannelSupervisor {
     }
   }
 
-  /** Reconciles one bot on every adapter now (after a connect, a disconnect or a renewal). */
+  /**
+   * Reconciles one bot on every adapter now (after a connect, a disconnect or a renewal), here and,
+   * through {@link CHANNELS_CHANNEL}, on every other node.
+   */
   async reconcile(chatbotId: string): Promise<void> {
+    await this.reconcileHere(chatbotId);
+    if (this.options.listen)
+      await notifyMany(this.db, [{ channel: CHANNELS_CHANNEL, payload: chatbotId }]).catch((err: unknown) =>
+        this.log.warn({ err, chatbotId }, 'could not tell the other nodes to reconcile a bot'),
+      );
+  }
+
+  /** Reconciles one bot on this node's adapters. */
+  private async reconcileHere(chatbotId: string): Promise<void> {
     for (const adapter of this.adapters) {
       const configured = (await adapter.connections.configured()).includes(chatbotId);
       const allowed = configured && (await this.allowed([chatbotId])).has(chatbotId);

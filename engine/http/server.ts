@@ -49,6 +49,11 @@ export interface HttpDeps extends RouteDeps {
   trustProxy: string;
   /** /healthz, /readyz and /metrics (./routes/ops.ts), and the HTTP latency histogram. */
   ops: Omit<OpsDeps, 'db' | 'storeKind' | 'llm'>;
+  /**
+   * `CHARLA_ROLE` (engine/config.ts; default `all`): a `worker` node serves only /healthz, /readyz
+   * and /metrics (and stored files are not served there either), issue 26 §2.
+   */
+  role?: 'all' | 'web' | 'worker';
 }
 
 /** One registered route: the table the cross-tenant test walks (issue 3). */
@@ -173,7 +178,9 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   // The dashboard is a single-page app: a browser asking for any other page gets its index.html
   // (history fallback); API and file paths keep their JSON 404.
   const dashboard =
-    deps.dashboardDir && existsSync(join(deps.dashboardDir, 'index.html')) ? deps.dashboardDir : undefined;
+    deps.role !== 'worker' && deps.dashboardDir && existsSync(join(deps.dashboardDir, 'index.html'))
+      ? deps.dashboardDir
+      : undefined;
   const appPages = dashboard ? loadAppPages(dashboard) : undefined;
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
@@ -233,7 +240,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     });
   }
   // Stored files, from the local disk or the S3 bucket alike (./routes/files-serve.ts).
-  registerFileServing(app, deps.storage);
+  if (deps.role !== 'worker') registerFileServing(app, deps.storage);
 
   await app.register(opsRoutes, {
     ...deps.ops,
@@ -255,6 +262,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     endLiveStreams(app.server);
   });
 
+  if (deps.role === 'worker') return app;
   await app.register(authRoutes, deps);
   await app.register(ownerRoutes, deps);
   await app.register(fileRoutes, deps);

@@ -167,7 +167,7 @@ export function lockedCreateQueue(schema: string, name: string, queue: PgBoss.Qu
 export function createBoss(
   sql: TrackedSql,
   schema: string,
-  options: { leaseCheckSeconds: number; keyRetentionHours: number; cronCheckSeconds: number },
+  options: { leaseCheckSeconds: number; keyRetentionHours: number; cronCheckSeconds: number; work: boolean },
   onError: (err: unknown) => void,
 ): PgBoss {
   const keySeconds = Math.round(options.keyRetentionHours * 3600);
@@ -179,6 +179,9 @@ export function createBoss(
     archiveFailedAfterSeconds: keySeconds,
     cronMonitorIntervalSeconds: options.cronCheckSeconds,
     cronWorkerIntervalSeconds: options.cronCheckSeconds,
+    // A node that runs no jobs (CHARLA_ROLE=web) neither expires leases nor creates cron runs.
+    supervise: options.work,
+    schedule: options.work,
   });
   boss.on('error', onError);
   return boss;

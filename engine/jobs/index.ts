@@ -126,6 +126,7 @@ export class JobQueue {
       cronCheckSeconds: options.cronCheckSeconds ?? 10,
       keyRetentionHours: options.keyRetentionHours ?? 24,
       stopGraceMs: options.stopGraceMs ?? 10_000,
+      work: options.work ?? true,
     };
     this.#sql = new TrackedSql(options.store.raw, options.log);
     this.#schema = options.schema ?? jobsSchemaOf(options.store.schema);
@@ -181,7 +182,7 @@ export class JobQueue {
     const stored = new Map((await this.#boss.getQueues()).map((q) => [q.name, q]));
     for (const { definition } of this.#handlers.values())
       await this.#ensureQueue(definition, stored.get(definition.name));
-    for (const { definition, handler } of this.#handlers.values()) {
+    for (const { definition, handler } of this.#options.work ? this.#handlers.values() : []) {
       const worker = new QueueWorker(this.#boss, definition, handler, {
         pollIntervalMs: this.#options.pollIntervalMs,
         log: this.#options.log.child({ component: 'jobs', queue: definition.name }),

@@ -22,6 +22,11 @@ export interface JobQueueOptions {
   keyRetentionHours?: number;
   /** How long `stop` waits for running handlers before giving them up, ms (default 10,000). */
   stopGraceMs?: number;
+  /**
+   * Run jobs here (default true). False on a `CHARLA_ROLE=web` node (issue 26 §2): the queue is
+   * started so it can `send`, but it claims nothing, checks no leases and creates no cron runs.
+   */
+  work?: boolean;
 }
 
 /** Thrown by `send`, `cancel` and `schedule` before {@link JobQueue.start}. */

@@ -201,7 +201,18 @@ export interface RuntimeContext {
    * @returns a function that unsubscribes.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * What this node runs (`CHARLA_ROLE`, issue 26 §2): `all` (default) everything; `web` answers
+   * HTTP (webhooks and the turns they carry, the dashboard, the widget) and sends, but holds no
+   * background work: an adapter must not take a polling lease or open a linked-device socket
+   * there; `worker` runs the background work (jobs, polling, sockets, the inbox's recovery) and
+   * serves only the operations routes.
+   */
+  role: NodeRole;
 }
+
+/** See {@link RuntimeContext.role}. */
+export type NodeRole = 'all' | 'web' | 'worker';
 
 /** See {@link RuntimeContext.limits}; engine/rate-limits.ts RateLimiter implements it. */
 export type LimitsPort = Pick<

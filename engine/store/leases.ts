@@ -29,6 +29,17 @@ export async function takeLease(
   return rows.length === 1;
 }
 
+/** True when some process holds the lease `name` now (it has not run out). */
+export async function leaseHeld(db: Kysely<Database>, name: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('leases')
+    .select('name')
+    .where('name', '=', name)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Lets the lease go when `holder` has it (a clean stop): the next asker takes it at once. */
 export async function releaseLease(db: Kysely<Database>, name: string, holder: string): Promise<void> {
   await db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute();
