@@ -7,6 +7,7 @@
  * network error's message carries the Bot API URL, which carries the bot's token).
  */
 import { type Logger, pino } from 'pino';
+import { currentLogContext } from './log-context.ts';
 
 export type { Logger };
 
@@ -134,6 +135,8 @@ export function createLogger(
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { err: errSerializer },
+    // The request, job or update the line belongs to (engine/log-context.ts).
+    mixin: currentLogContext,
     formatters: { log: (object: Record<string, unknown>) => scrubObject(object) as Record<string, unknown> },
     hooks: {
       logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void) {

@@ -15,6 +15,7 @@
  * query and try again at their next tick.
  */
 import type { Kysely } from 'kysely';
+import { withLogContext } from '../log-context.ts';
 import type { Logger } from '../logger.ts';
 import type { ChannelInboxPort } from '../registry/index.ts';
 import type { Database } from '../store/database.ts';
@@ -216,7 +217,7 @@ export class ChannelInbox implements ChannelInboxPort {
       }
       this.running.add(row.id);
       try {
-        await handler(row);
+        await withLogContext({ updateKey: row.updateKey }, () => handler(row));
       } catch (err) {
         if (err instanceof DeferUpdate) {
           await releaseUpdate(this.db, row.id).catch(() => {});

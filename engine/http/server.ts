@@ -19,6 +19,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { AppError, INVALID_DATA, SERVER_ERROR } from '../errors.ts';
+import { requestIdOf, withLogContext } from '../log-context.ts';
 import type { Logger } from '../logger.ts';
 import type { Registry } from '../registry/index.ts';
 import type { StoreKind } from '../store/connect.ts';
@@ -31,6 +32,7 @@ import { authRoutes } from './routes/auth.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { fileRoutes } from './routes/files.ts';
 import { registerFileServing } from './routes/files-serve.ts';
+import { operatorAdminRoutes } from './routes/operator-admin.ts';
 import { type OpsDeps, opsRoutes } from './routes/ops.ts';
 import { ownerRoutes } from './routes/owner.ts';
 import { endLiveStreams } from './sse.ts';
@@ -99,7 +101,16 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: deps.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Issue 26 §3: ids unique across nodes (or the proxy's), in every line the request logs, even
+    // deep in the engine: the logger's mixin reads them from the request's context, so req.log
+    // need not bind them again (that would print the key twice).
+    genReqId: (raw) => requestIdOf(raw.headers['x-request-id']),
+    childLoggerFactory: (logger, _bindings, options) => logger.child({}, options),
   }).withTypeProvider<ZodTypeProvider>();
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header('x-request-id', req.id);
+    withLogContext({ reqId: req.id }, done);
+  });
   app.setValidatorCompiler(validatorCompiler);
   // Responses are serialised with plain JSON.stringify: the zod response schemas document the API
   // (/api/docs) and the tests check replies against them, but validating every reply on the way out
@@ -266,6 +277,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, deps);
   await app.register(ownerRoutes, deps);
   await app.register(fileRoutes, deps);
+  await app.register(operatorAdminRoutes, deps);
   for (const r of deps.registry.routes()) await app.register(r.plugin, { prefix: r.prefix });
   // Channel adapters: webhooks under /channels/<id>, owner routes at the spec's /api/... paths.
   for (const adapter of deps.registry.adapters.values()) {

@@ -7,7 +7,9 @@
  * nothing is due (issue 25: pg-boss polled every queue every second, which a single-connection
  * PGlite felt): the job queue's clock (engine/jobs/index.ts) tells it when a job is due.
  */
+
 import type PgBoss from 'pg-boss';
+import { withLogContext } from '../log-context.ts';
 import { type Logger, scrubTokens } from '../logger.ts';
 import type { JobHandler, ResolvedDefinition } from './definition.ts';
 
@@ -209,13 +211,8 @@ export class QueueWorker {
   async #execute(job: ClaimedJob, signal: AbortSignal): Promise<Error | null> {
     try {
       const data = this.#definition.data.parse(job.data);
-      await this.#handler({
-        id: job.id,
-        data,
-        attempt: job.retryCount + 1,
-        key: job.singletonKey ?? null,
-        signal,
-      });
+      const run = { id: job.id, data, attempt: job.retryCount + 1, key: job.singletonKey ?? null, signal };
+      await withLogContext({ jobId: job.id, queue: this.#definition.name }, () => this.#handler(run));
       return null;
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));

@@ -10,7 +10,7 @@ import type { Mailer } from '../../engine/auth/mail.ts';
 import { createSessionToken, upsertOwnerWithPassword } from '../../engine/auth/owners.ts';
 import { loadConfig } from '../../engine/config.ts';
 import { createOpenAiClient, type LlmClient } from '../../engine/conversation/llm.ts';
-import { createLogger } from '../../engine/logger.ts';
+import { createLogger, type Logger } from '../../engine/logger.ts';
 import type { ChannelAdapter, FeaturePlugin } from '../../engine/registry/index.ts';
 import type { Store, StoreKind } from '../../engine/store/connect.ts';
 import { testStore } from './db.ts';
@@ -53,6 +53,8 @@ export async function createTestApp(
      * An open store to share (a second "process" on the same database); the app does not close it.
      */
     store?: Store;
+    /** The app's logger (default: silent, or TEST_LOG_LEVEL). */
+    log?: Logger;
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'charla-app-'));
@@ -63,7 +65,7 @@ export async function createTestApp(
     ...options.env,
   });
   const app = await createApp(config, {
-    log: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log: options.log ?? createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     store,
     skipMigrations: true,
     llm: options.llm ?? null,
