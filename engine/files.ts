@@ -4,11 +4,12 @@
  * bot, 100 MB a bot, keywords normalised on save. A rejected or failed upload leaves no row and no
  * file behind.
  */
-import { fileTypeFromBuffer } from 'file-type';
+import { createReadStream } from 'node:fs';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import type { Kysely } from 'kysely';
 import { AppError, botNotFound } from './errors.ts';
 import { normalizeKeywords } from './matching/index.ts';
-import { toOgg, toWebm } from './media.ts';
+import { type Converted, toOgg, toWebm } from './media.ts';
 import { ALLOWED_EXTENSIONS, FILE_LIMITS, type FileType } from './schemas.ts';
 import { normalizeFileName, type Storage, storageKey } from './storage/index.ts';
 import type { ChatbotFile, Database } from './store/database.ts';
@@ -72,9 +73,25 @@ const FORMATS: Record<string, Omit<DetectedFormat, 'mime'>> = {
   'video/webm': { fileType: 'video', ext: 'webm', aliases: [] },
 };
 
-/** Sniffs the format from the bytes; null when it is not one of the allowed formats (spec 000 §5). */
-export async function detectFormat(data: Uint8Array): Promise<DetectedFormat | null> {
-  const found = await fileTypeFromBuffer(data);
+/**
+ * An upload's bytes: in memory (the CLI, the seed, small recordings) or spooled to a file while
+ * they arrived (the owner's uploads: engine/http/multipart.ts `readSingleFileUpload`), so a video
+ * is never held in memory whole (issue 26 §1).
+ */
+export type UploadBytes = Uint8Array | { path: string; size: number };
+
+/** The size of upload bytes, bytes. */
+function sizeOf(bytes: UploadBytes): number {
+  return bytes instanceof Uint8Array ? bytes.byteLength : bytes.size;
+}
+
+/**
+ * Sniffs the format from the bytes (or the spooled file's); null when it is not one of the
+ * allowed formats (spec 000 §5).
+ */
+export async function detectFormat(data: UploadBytes): Promise<DetectedFormat | null> {
+  const found =
+    data instanceof Uint8Array ? await fileTypeFromBuffer(data) : await fileTypeFromFile(data.path);
   if (!found) return null;
   const mime = found.mime.split(';')[0]!.trim();
   const format = FORMATS[mime];
@@ -98,7 +115,7 @@ export interface NewUpload {
   chatbotId: string;
   /** The name the owner's file had. */
   originalName: string;
-  data: Uint8Array;
+  data: UploadBytes;
   keyword?: string;
   context?: string;
   purpose?: string | null;
@@ -128,23 +145,25 @@ const AUDIO_TO_OGG = new Set(['mp3', 'wav', 'aac', 'm4a']);
 async function convertForChannels(
   format: DetectedFormat,
   upload: NewUpload,
-): Promise<{ format: DetectedFormat; data: Uint8Array; video: NewUpload['video'] }> {
+): Promise<{ format: DetectedFormat; data: UploadBytes; video: NewUpload['video']; converted?: Converted }> {
   if (upload.convert === false) return { format, data: upload.data, video: upload.video ?? null };
   try {
     if (format.fileType === 'audio' && AUDIO_TO_OGG.has(format.ext)) {
       const out = await toOgg(upload.data, format.ext);
       return {
         format: { fileType: 'audio', mime: 'audio/ogg', ext: 'ogg', aliases: ['oga', 'opus'] },
-        data: out.data,
+        data: out,
         video: null,
+        converted: out,
       };
     }
     if (format.fileType === 'video' && format.ext !== 'webm') {
       const out = await toWebm(upload.data, format.ext, upload.videoTimeoutMs);
       return {
         format: { fileType: 'video', mime: 'video/webm', ext: 'webm', aliases: [] },
-        data: out.data,
+        data: out,
         video: out.video ?? null,
+        converted: out,
       };
     }
   } catch (err) {
@@ -166,11 +185,27 @@ export async function addFile(
   upload: NewUpload,
 ): Promise<ChatbotFile> {
   const shownName = upload.originalName || 'archivo';
-  if (upload.data.byteLength > FILE_LIMITS.maxFileBytes)
+  if (sizeOf(upload.data) > FILE_LIMITS.maxFileBytes)
     throw new AppError('PAYLOAD_TOO_LARGE', FILE_MESSAGES.tooBig(shownName));
   const detected = await detectFormat(upload.data);
   if (!detected) throw new AppError('UNSUPPORTED_MEDIA_TYPE', unsupportedMessage(shownName));
-  const { format, data, video } = await convertForChannels(detected, upload);
+  const { format, data, video, converted } = await convertForChannels(detected, upload);
+  try {
+    return await storeUpload(db, storage, upload, { format, data, video });
+  } finally {
+    await converted?.dispose();
+  }
+}
+
+/** The part of {@link addFile} after the checks and the conversion: the object, then the row. */
+async function storeUpload(
+  db: Kysely<Database>,
+  storage: Storage,
+  upload: NewUpload,
+  { format, data, video }: { format: DetectedFormat; data: UploadBytes; video: NewUpload['video'] },
+): Promise<ChatbotFile> {
+  const shownName = upload.originalName || 'archivo';
+  const size = sizeOf(data);
   const fileName = normalizeFileName(shownName, format.ext, format.aliases);
   const key = storageKey(upload.ownerId, fileName);
   let written = false;
@@ -182,9 +217,10 @@ export async function addFile(
       const usage = await fileUsage(trx, bot.id);
       if (usage.count >= FILE_LIMITS.maxFilesPerBot)
         throw new AppError('LIMIT_REACHED', FILE_MESSAGES.tooMany);
-      if (usage.bytes + data.byteLength > FILE_LIMITS.maxBotBytes)
+      if (usage.bytes + size > FILE_LIMITS.maxBotBytes)
         throw new AppError('LIMIT_REACHED', FILE_MESSAGES.botFull);
-      await storage.put(key, data);
+      // A spooled or converted file streams from disk to the storage (local file or S3 upload).
+      await storage.put(key, data instanceof Uint8Array ? data : createReadStream(data.path));
       written = true;
       return insertFile(trx, {
         user_id: upload.ownerId,
@@ -196,7 +232,7 @@ export async function addFile(
         keyword: normalizeKeywords(upload.keyword ?? ''),
         context: (upload.context ?? '').trim(),
         mime_type: format.mime,
-        size_bytes: data.byteLength,
+        size_bytes: size,
         video_duration: video?.duration ?? null,
         video_width: video?.width ?? null,
         video_height: video?.height ?? null,

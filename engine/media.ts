@@ -5,7 +5,7 @@
  * when set, else the system's `ffmpeg`, else the binary of @ffmpeg-installer/ffmpeg.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,26 +64,46 @@ export async function removeStaleWorkDirs(now = Date.now(), dir = tmpdir()): Pro
   return removed;
 }
 
-/** What a conversion produced. */
+/**
+ * What a conversion produced: a file in its own work folder (issue 26 §1: a converted video is
+ * streamed to storage, never read into memory), removed by `dispose`.
+ */
 export interface Converted {
-  data: Buffer;
+  /** The result's path. */
+  path: string;
+  /** Its size, bytes. */
+  size: number;
   /** File extension of the result. */
   ext: 'ogg' | 'webm';
   video?: { duration: number; width: number; height: number; codec: string };
+  /** Removes the work folder (and the result). Never throws. */
+  dispose(): Promise<void>;
 }
 
+/** What a conversion reads: bytes in memory, or a file (an upload spooled to disk). */
+export type MediaInput = Uint8Array | { path: string };
+
 async function run(
-  input: Uint8Array,
+  input: MediaInput,
   inExt: string,
   outExt: 'ogg' | 'webm',
   build: (cmd: ffmpeg.FfmpegCommand) => ffmpeg.FfmpegCommand,
   timeoutMs: number,
-): Promise<{ data: Buffer; codecData: { duration?: string; video_details?: string[] } }> {
+): Promise<{
+  path: string;
+  size: number;
+  dispose: () => Promise<void>;
+  codecData: { duration?: string; video_details?: string[] };
+}> {
   const dir = await mkdtemp(join(tmpdir(), WORK_DIR_PREFIX));
+  const dispose = () => rm(dir, { recursive: true, force: true }).catch(() => {});
   try {
-    const src = join(dir, `in.${inExt}`);
     const dst = join(dir, `out.${outExt}`);
-    await writeFile(src, input);
+    let src: string;
+    if (input instanceof Uint8Array) {
+      src = join(dir, `in.${inExt}`);
+      await writeFile(src, input);
+    } else src = input.path;
     let codecData: { duration?: string; video_details?: string[] } = {};
     await new Promise<void>((resolve, reject) => {
       const cmd = build(ffmpeg(src).setFfmpegPath(ffmpegPath()))
@@ -99,15 +119,17 @@ async function run(
       cmd.on('end', () => clearTimeout(timer)).on('error', () => clearTimeout(timer));
       cmd.save(dst);
     });
-    return { data: await readFile(dst), codecData };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (input instanceof Uint8Array) await rm(src, { force: true });
+    return { path: dst, size: (await stat(dst)).size, dispose, codecData };
+  } catch (err) {
+    await dispose();
+    throw err;
   }
 }
 
 /** Converts an audio file to OGG/Opus, mono 48 kHz at 48 kb/s. */
-export async function toOgg(input: Uint8Array, inExt: string): Promise<Converted> {
-  const { data } = await run(
+export async function toOgg(input: MediaInput, inExt: string): Promise<Converted> {
+  const { codecData: _c, ...out } = await run(
     input,
     inExt,
     'ogg',
@@ -121,7 +143,7 @@ export async function toOgg(input: Uint8Array, inExt: string): Promise<Converted
         .format('ogg'),
     VIDEO_TIMEOUT_MS,
   );
-  return { data, ext: 'ogg' };
+  return { ...out, ext: 'ogg' };
 }
 
 /** "00:00:10.04" → 10.04 seconds. */
@@ -135,11 +157,11 @@ function seconds(duration: string | undefined): number {
  * @throws AppError with the spec's "tardó demasiado" text when it takes longer.
  */
 export async function toWebm(
-  input: Uint8Array,
+  input: MediaInput,
   inExt: string,
   timeoutMs = VIDEO_TIMEOUT_MS,
 ): Promise<Converted> {
-  const { data, codecData } = await run(
+  const { codecData, ...out } = await run(
     input,
     inExt,
     'webm',
@@ -153,7 +175,7 @@ export async function toWebm(
   );
   const size = codecData.video_details?.map((d) => d.match(/^(\d{2,5})x(\d{2,5})/)).find(Boolean);
   return {
-    data,
+    ...out,
     ext: 'webm',
     video: {
       duration: seconds(codecData.duration),

@@ -3,10 +3,11 @@
  * turns with keyword files, idempotency and the LLM's failure path. Real Fastify through
  * `app.inject`, a real database, a real local OpenAI-format server.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ChatMessageReply } from '../adapters/web/contract.ts';
 import { DEMO_FILES } from '../cli/seed.ts';
 import { FILE_MESSAGES } from '../engine/files.ts';
@@ -203,6 +204,14 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
   });
 
   it('rejects an oversized file and a disallowed format with the spec’s text and stores nothing', async () => {
+    // This file's own temporary folder: other test files upload at the same time.
+    const ownTmp = mkdtempSync(join(tmpdir(), 'charla-http-test-'));
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = ownTmp;
+    onTestFinished(() => {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+    });
     const before = filesUnder(storageRoot());
     const rowsBefore = await app.store.db.selectFrom('chatbot_files').select('id').execute();
     const big = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024)]);
@@ -221,6 +230,9 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
     expect(await app.store.db.selectFrom('chatbot_files').select('id').execute()).toHaveLength(
       rowsBefore.length,
     );
+    // Uploads are spooled to a temporary file as they arrive (issue 26 §1), gone once answered.
+    // (The 413 and 415 above were spooled there.)
+    expect(readdirSync(ownTmp)).toEqual([]);
   });
 
   it('sends the PDF for "menu" and for "¿Tenéis la CARTA?", and no file for an unrelated message', async () => {

@@ -8,6 +8,12 @@
  * the connection closed mid-body: busboy's and @fastify/multipart's errors) is the client's
  * fault and answers 400 with {@link MALFORMED_FORM}, never a 500.
  */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 
@@ -16,6 +22,24 @@ export interface SingleFileForm {
   fields: Record<string, string>;
   /** The file, when one came. */
   file?: { name: string; data: Buffer; mime: string | null };
+}
+
+/** What a single-file form carried, its file spooled to disk ({@link readSingleFileUpload}). */
+export interface SpooledForm {
+  fields: Record<string, string>;
+  /** The file, when one came: its bytes are in `data.path` (`data.size` bytes). */
+  file?: { name: string; data: { path: string; size: number }; mime: string | null };
+  /** Removes the spooled file. Call it when done (in a `finally`); never throws. */
+  dispose(): Promise<void>;
+}
+
+/** Options of {@link readSingleFileForm} and {@link readSingleFileUpload}. */
+export interface FormOptions {
+  maxBytes: number;
+  tooLarge: (name: string) => string;
+  notMultipart: string;
+  maxFields?: number;
+  beforeFile?: (fields: Record<string, string>) => Promise<void>;
 }
 
 /** 400: the form could not be read (busboy's "Unexpected end of form", "Malformed part header", …). */
@@ -60,18 +84,57 @@ function formError(err: unknown, fileName: string | undefined, tooLarge: (name: 
  *   form; {@link ONE_FILE_ONLY} for a second file), PAYLOAD_TOO_LARGE (`tooLarge(name)`;
  *   {@link TOO_MANY_FIELDS}).
  */
-export async function readSingleFileForm(
-  req: FastifyRequest,
-  options: {
-    maxBytes: number;
-    tooLarge: (name: string) => string;
-    notMultipart: string;
-    maxFields?: number;
-    beforeFile?: (fields: Record<string, string>) => Promise<void>;
-  },
-): Promise<SingleFileForm> {
-  if (!req.isMultipart()) throw new AppError('BAD_REQUEST', options.notMultipart);
+export async function readSingleFileForm(req: FastifyRequest, options: FormOptions): Promise<SingleFileForm> {
   const form: SingleFileForm = { fields: {} };
+  await readForm(req, options, form.fields, async (part) => {
+    form.file = { name: part.filename, data: await part.toBuffer(), mime: part.mimetype || null };
+  });
+  return form;
+}
+
+/**
+ * Reads the form as {@link readSingleFileForm} does, but writes the file to a temporary file as
+ * its bytes arrive (issue 26 §1: an upload never sits in memory whole; a 10 MB video costs a
+ * socket buffer, not 10 MB). A form that fails (too large, cut short, refused by `beforeFile`)
+ * leaves no temporary file behind.
+ * @throws as {@link readSingleFileForm}.
+ */
+export async function readSingleFileUpload(req: FastifyRequest, options: FormOptions): Promise<SpooledForm> {
+  let dir: string | undefined;
+  const dispose = async () => {
+    if (dir) await rm(dir, { recursive: true, force: true }).catch(() => {});
+  };
+  const form: SpooledForm = { fields: {}, dispose };
+  try {
+    await readForm(req, options, form.fields, async (part) => {
+      dir = await mkdtemp(join(tmpdir(), 'charla-upload-'));
+      const path = join(dir, 'upload');
+      await pipeline(part.file, createWriteStream(path));
+      // @fastify/multipart ends a file over the limit early and marks it; toBuffer() throws then.
+      if (part.file.truncated)
+        throw Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
+      form.file = {
+        name: part.filename,
+        data: { path, size: (await stat(path)).size },
+        mime: part.mimetype || null,
+      };
+    });
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
+  return form;
+}
+
+/** The loop both readers share: text fields into `fields`, the one file to `onFile`. */
+async function readForm(
+  req: FastifyRequest,
+  options: FormOptions,
+  fields: Record<string, string>,
+  onFile: (part: MultipartFile) => Promise<void>,
+): Promise<void> {
+  if (!req.isMultipart()) throw new AppError('BAD_REQUEST', options.notMultipart);
+  const form = { fields };
   let fileName: string | undefined;
   let checked = false;
   const check = async () => {
@@ -90,7 +153,7 @@ export async function readSingleFileForm(
       if (part.type === 'file') {
         fileName = part.filename;
         await check();
-        form.file = { name: part.filename, data: await part.toBuffer(), mime: part.mimetype || null };
+        await onFile(part);
       } else form.fields[part.fieldname] = String(part.value ?? '');
     }
     await check();
@@ -98,7 +161,6 @@ export async function readSingleFileForm(
     if (err instanceof Refused) throw err.reason;
     throw formError(err, fileName, options.tooLarge);
   }
-  return form;
 }
 
 /** What `beforeFile` threw, carried past the form's own error mapping unchanged. */

@@ -13,7 +13,7 @@ import type { ChatbotFile } from '../../store/database.ts';
 import { findOwnedChatbot } from '../../store/queries/chatbots.ts';
 import { FILES_CHANNEL, type FilesChannelMessage, notifyStreamClose } from '../../store/queries/files.ts';
 import { requireOwner } from '../auth.ts';
-import { readSingleFileForm } from '../multipart.ts';
+import { readSingleFileUpload } from '../multipart.ts';
 import { openSse } from '../sse.ts';
 import { FileRecord, fileRecord, UploadedFile } from '../views.ts';
 import type { RouteDeps } from './deps.ts';
@@ -51,30 +51,35 @@ export const fileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
     },
     async (req, reply) => {
       const me = await owner(req);
-      const { fields, file } = await readSingleFileForm(req, {
+      const form = await readSingleFileUpload(req, {
         maxBytes: FILE_LIMITS.maxFileBytes,
         tooLarge: FILE_MESSAGES.tooBig,
         notMultipart: 'Envía el archivo como multipart/form-data.',
       });
-      if (!file) throw new AppError('BAD_REQUEST', 'Falta el archivo.');
-      const chatbotId = fields.chatbotId ?? fields.chatbot_id;
-      if (!chatbotId) throw new AppError('BAD_REQUEST', 'Falta chatbotId.');
-      let conversionFailed = false;
-      const row = await addFile(deps.db, deps.storage, {
-        ownerId: me.id,
-        chatbotId,
-        originalName: file.name,
-        data: file.data,
-        ...(fields.keyword !== undefined ? { keyword: fields.keyword } : {}),
-        ...(fields.context !== undefined ? { context: fields.context } : {}),
-        purpose: fields.file_purpose ?? null,
-        onChange: (id) => deps.engine.cache.invalidate(id),
-        onConversionError: (err) => {
-          conversionFailed = true;
-          req.log.warn({ err, file: file!.name }, 'conversion failed; the original is stored');
-        },
-      });
-      return reply.code(201).send({ ...fileView(row), conversionFailed });
+      try {
+        const { fields, file } = form;
+        if (!file) throw new AppError('BAD_REQUEST', 'Falta el archivo.');
+        const chatbotId = fields.chatbotId ?? fields.chatbot_id;
+        if (!chatbotId) throw new AppError('BAD_REQUEST', 'Falta chatbotId.');
+        let conversionFailed = false;
+        const row = await addFile(deps.db, deps.storage, {
+          ownerId: me.id,
+          chatbotId,
+          originalName: file.name,
+          data: file.data,
+          ...(fields.keyword !== undefined ? { keyword: fields.keyword } : {}),
+          ...(fields.context !== undefined ? { context: fields.context } : {}),
+          purpose: fields.file_purpose ?? null,
+          onChange: (id) => deps.engine.cache.invalidate(id),
+          onConversionError: (err) => {
+            conversionFailed = true;
+            req.log.warn({ err, file: file.name }, 'conversion failed; the original is stored');
+          },
+        });
+        return reply.code(201).send({ ...fileView(row), conversionFailed });
+      } finally {
+        await form.dispose();
+      }
     },
   );
 
