@@ -260,7 +260,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           return { bot, owner };
         },
       },
-      listen: (channel, onPayload) => store.listen(channel, onPayload),
+      listen: (channel, onPayload, listenOptions) => store.listen(channel, onPayload, listenOptions),
       role: config.role,
     };
     const { filePath, openFile } = storedFiles(storage);

@@ -145,8 +145,9 @@ export const LIMITS = {
     what: 'failed reservation-code look-ups on one bot',
   },
   /**
-   * The widget's polls for pushed messages from one address to one bot (an open widget asks every
-   * 15 s: 240 a minute is 60 open widgets of one site behind one address, an office or a mobile NAT).
+   * The widget's polls for pushed messages, and openings of its live stream, from one address to one
+   * bot (an open widget asks every 15 s at worst, when its stream cannot open: 240 a minute is 60 open
+   * widgets of one site behind one address, an office or a mobile NAT).
    */
   pushedAddress: {
     max: 240,

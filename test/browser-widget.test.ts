@@ -3,7 +3,8 @@
  * second origin pastes the snippet of widget/snippet.ts; the snippet waits for the body, mounts the
  * container and loads /widget.js from the app. The loader shows only the floating button (the chat
  * UI chunk is fetched on the first open); a visitor asks "¿tenéis la carta?" and gets the PDF; a
- * LIST offer shows buttons and the offered list goes back with the next message; the window stays
+ * LIST offer shows buttons and the offered list goes back with the next message; an owner's reply
+ * shows in the open window within a second (its live stream); the window stays
  * open after a reply, also on wide screens (issue 10); the input stops at 8000 characters with a
  * counter; sizes follow spec 001 §9 at 1280, 800, 600 and 375 px; a page
  * with hostile CSS (every element unset, huge fonts, a transformed, blurred, half-transparent body)
@@ -310,7 +311,18 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('web widget in Chromium', () => {
 
     // 1280 px wide: the window stays open until the visitor closes it (issue 10; spec 001 §4's
     // close after 1 s is the IALanding's chat bar). Still open, reply in view, 5 s later.
-    await sleep(5000);
+    // Meanwhile the owner answers from the dashboard: it shows in the open window on its live stream
+    // (issue 26 §2), not after the 15 s poll.
+    const waitFrom = Date.now();
+    const owners = await inject('POST', `/api/conversations/${botId}/reply`, {
+      channel: 'web',
+      userId: stored,
+      text: 'Soy Pepe, el dueño: ¿os guardo mesa?',
+    });
+    expect(owners.statusCode, owners.body).toBe(200);
+    await dialog(page).getByText('Soy Pepe, el dueño: ¿os guardo mesa?').waitFor({ timeout: 3000 });
+    expect(Date.now() - waitFrom).toBeLessThan(2000);
+    await sleep(5000 - (Date.now() - waitFrom));
     expect(await dialog(page).isVisible()).toBe(true);
     expect(await pdf.isVisible()).toBe(true);
     expect(await launcher(page).isVisible()).toBe(false);
@@ -338,6 +350,9 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('web widget in Chromium', () => {
     await open(page);
     await pdf.waitFor();
     expect(await dialog(page).getByText('¿tenéis la carta?').count()).toBe(1);
+    // The owner's message was kept too, and the stream of this page does not bring it again.
+    await sleep(300);
+    expect(await dialog(page).getByText('Soy Pepe, el dueño: ¿os guardo mesa?').count()).toBe(1);
     expect(await inPage<string>(page, `localStorage.getItem('charla:${key}:visitor')`)).toBe(stored);
     await context.close();
   });

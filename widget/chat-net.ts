@@ -5,7 +5,8 @@
  *   ReadableStream (`token` events, then `done` with the JSON answer, or `error`); a server that
  *   does not stream answers with the JSON directly;
  * - `POST /api/web/:key/voice`, a recording as multipart form data;
- * - `GET /api/web/:key/pushed`, the messages the business sent the visitor.
+ * - `GET /api/web/:key/pushed/stream`, the messages the business sends the visitor, live
+ *   (EventSource), and `GET /api/web/:key/pushed`, the same polled when the stream cannot open.
  *
  * A 403 means the bot is not available (the body may say why); any other non-OK answer is a
  * failure. Network errors are thrown to the caller. `api` is the key's base address
@@ -31,9 +32,15 @@ export interface Outgoing {
   sent: string[];
 }
 
+/** A message the business sent the visitor; `id` (decimal) orders them. */
+export interface PushedMessage {
+  id: string;
+  text: string;
+}
+
 /** `GET /api/web/:key/pushed`: the messages the business sent since `after`, and the newest's mark. */
 export interface Pushed {
-  messages: Array<{ text: string }>;
+  messages: PushedMessage[];
   last: string | null;
 }
 
@@ -111,8 +118,43 @@ export async function pushedSince(
   visitor: string,
   after: string | null,
 ): Promise<Pushed | null> {
-  const res = await fetch(
-    `${api}/pushed?visitorId=${encodeURIComponent(visitor)}${after ? `&after=${encodeURIComponent(after)}` : ''}`,
-  );
+  const res = await fetch(`${api}/pushed?${pushedQuery(visitor, after)}`);
   return res.ok ? ((await res.json()) as Pushed) : null;
+}
+
+/** The query of the pushed routes. */
+function pushedQuery(visitor: string, after: string | null): string {
+  return `visitorId=${encodeURIComponent(visitor)}${after ? `&after=${encodeURIComponent(after)}` : ''}`;
+}
+
+/**
+ * Opens the visitor's live stream (`GET /api/web/:key/pushed/stream`) after the mark `after`:
+ * `onMessage` gets each message as it arrives (what was stored meanwhile first). A dropped stream
+ * reconnects by itself (the server's `retry`, resuming with `Last-Event-ID`); `onClosed` is called
+ * once when it cannot (go on): no EventSource in this browser, or the server refused it.
+ * @returns the function that closes the stream.
+ */
+export function pushedStream(
+  api: string,
+  visitor: string,
+  after: string | null,
+  onMessage: (message: PushedMessage) => void,
+  onClosed: () => void,
+): () => void {
+  if (typeof EventSource === 'undefined') {
+    onClosed();
+    return () => {};
+  }
+  const source = new EventSource(`${api}/pushed/stream?${pushedQuery(visitor, after)}`);
+  source.addEventListener('pushed', (e) => {
+    try {
+      onMessage(JSON.parse((e as MessageEvent<string>).data) as PushedMessage);
+    } catch {
+      // not a message
+    }
+  });
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED) onClosed();
+  };
+  return () => source.close();
 }

@@ -86,3 +86,8 @@ export async function readEvents(
   }
   if (buffer.trim()) dispatch(buffer);
 }
+
+/** Whether the message id `id` (decimal, of any length) is newer than the mark; any is, without one. */
+export function newerId(id: string, mark: string | null): boolean {
+  return mark === null || id.length > mark.length || (id.length === mark.length && id > mark);
+}

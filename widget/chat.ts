@@ -20,8 +20,11 @@
  *   counter "n/8000" shows under the input, red at the limit.
  * - A stable visitor id per browser and key in localStorage; the conversation of this tab in
  *   sessionStorage, so it survives moving between the site's pages.
- * - Messages the business sent the visitor (a reservation reminder, an owner's reply) are fetched
- *   when the window opens and every 15 s while it is open (`GET /api/web/:key/pushed`).
+ * - Messages the business sends the visitor (a reservation reminder, an owner's reply, a broadcast)
+ *   show within about a second while the window is open: a live stream (EventSource on
+ *   `GET /api/web/:key/pushed/stream`, issue 26 §2), with a poll of `GET /api/web/:key/pushed`
+ *   every 60 s as a backstop, or every 15 s when the stream cannot open. Each shows once (the
+ *   newest shown id is kept in localStorage).
  * - Not available (service off, no days left): the window says so and the input stays disabled.
  *   A network failure or a non-OK answer adds a bot message with the configured error text.
  * - Accessible: a dialog labelled by the business name, a log of messages, a status for typing,
@@ -32,9 +35,16 @@
  * chat-util.ts (small helpers).
  */
 
-import { type Outcome, postMessage, postVoice, pushedSince } from './chat-net.ts';
+import {
+  type Outcome,
+  type PushedMessage,
+  postMessage,
+  postVoice,
+  pushedSince,
+  pushedStream,
+} from './chat-net.ts';
 import { keptConversation, type Message, pushedMark } from './chat-store.ts';
-import { visitorId } from './chat-util.ts';
+import { newerId, visitorId } from './chat-util.ts';
 import {
   buildWindow,
   choiceGroup,
@@ -62,8 +72,10 @@ declare const __CHAT_CSS__: string;
 
 /** Spec 001 §9 timings. */
 const FOCUS_DELAY_MS = 300;
-/** How often an open window asks for messages the business sent (reminders, replies), ms. */
+/** How often an open window asks for messages the business sent when its live stream cannot open, ms. */
 const PUSHED_POLL_MS = 15_000;
+/** How often it asks while the stream is open: a backstop for an event lost on the way, ms. */
+const PUSHED_BACKSTOP_MS = 60_000;
 
 /** Mounts the chat window in the widget's shadow root (hidden until {@link ChatWindow.open}). */
 export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
@@ -74,6 +86,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   const keptSlot = keptConversation(key);
   const pushedSlot = pushedMark(key);
   let pushedTimer: ReturnType<typeof setInterval> | undefined;
+  let closeStream: (() => void) | null = null;
 
   let config = context.config;
   let texts = textsOf(config);
@@ -204,18 +217,56 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     return null;
   }
 
+  /** Shows messages the business sent this visitor that were not shown yet (the stream and the poll may both bring one). */
+  function showPushed(list: PushedMessage[]): void {
+    let shown = false;
+    for (const m of list) {
+      if (!newerId(m.id, pushedSlot.get())) continue;
+      add({ text: m.text, bot: true });
+      pushedSlot.set(m.id);
+      shown = true;
+    }
+    if (shown) keep();
+  }
+
   /** Shows what the business sent this visitor since the last look (a reminder, an owner's reply). */
   async function fetchPushed(): Promise<void> {
     if (!config?.available) return;
     try {
       const body = await pushedSince(api, visitor, pushedSlot.get());
-      if (!body) return;
-      for (const m of body.messages) add({ text: m.text, bot: true });
-      if (body.messages.length) keep();
-      if (body.last) pushedSlot.set(body.last);
+      if (body) showPushed(body.messages);
     } catch {
       // offline for a moment: the next look gets them
     }
+  }
+
+  /** Listens for pushed messages while the window is open: the live stream and a backstop poll. */
+  function listen(): void {
+    unlisten();
+    if (!config?.available) return;
+    const poll = (ms: number) => {
+      clearInterval(pushedTimer);
+      pushedTimer = setInterval(() => void fetchPushed(), ms);
+    };
+    poll(PUSHED_BACKSTOP_MS);
+    closeStream = pushedStream(
+      api,
+      visitor,
+      pushedSlot.get(),
+      (m) => showPushed([m]),
+      () => {
+        // No stream (an old browser, a refusal): poll as before.
+        poll(PUSHED_POLL_MS);
+        void fetchPushed();
+      },
+    );
+  }
+
+  /** Stops listening for pushed messages (the window closed). */
+  function unlisten(): void {
+    closeStream?.();
+    closeStream = null;
+    clearInterval(pushedTimer);
   }
 
   /** Sends a text message (ignored when empty or when a reply is pending) and shows the reply as it streams. */
@@ -291,14 +342,13 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     }
   }
 
-  /** Opens the window (starting the conversation the first time) and looks for pushed messages. */
+  /** Opens the window (starting the conversation the first time) and listens for pushed messages. */
   function open(): void {
-    if (!started) void start().then(fetchPushed);
-    else void fetchPushed();
+    // The stream sends what is new since the last look first, then each message as it comes.
+    if (!started) void start().then(() => isOpen && listen());
+    else if (!isOpen) listen();
     if (isOpen) return;
     isOpen = true;
-    clearInterval(pushedTimer);
-    pushedTimer = setInterval(() => void fetchPushed(), PUSHED_POLL_MS);
     win.hidden = false;
     launcher.setOpen(true);
     scrollDown();
@@ -311,7 +361,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     clearTimeout(focusTimer);
     if (!isOpen) return;
     isOpen = false;
-    clearInterval(pushedTimer);
+    unlisten();
     win.hidden = true;
     launcher.setOpen(false);
     launcher.focus();

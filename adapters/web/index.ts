@@ -5,11 +5,13 @@
  * availability (the web service switch and the owner's days) is checked on every request, and the
  * adapter has no `connections` part. Turns go through `ctx.dispatch` with `deliver: 'return'`: the
  * route answers with the transformed reply (turn-http.ts). Messages
- * nobody asked for (reminders, owners' replies) are stored and fetched by the widget
- * (adapters/web/pushed.ts), so the channel declares `push`.
+ * nobody asked for (reminders, owners' replies) are stored and reach the open widget or IALanding
+ * on its live stream (adapters/web/pushed-stream.ts; polled as a fallback, pushed.ts), so the
+ * channel declares `push`.
  */
 
 import type { ChannelAdapter, ChannelContext } from '../../engine/registry/index.ts';
+import { VisitorWakes } from './pushed-stream.ts';
 import { webRoutes } from './routes.ts';
 
 /** The channel id on conversation rows written by the widget. */
@@ -22,6 +24,8 @@ export function createWebAdapter(): ChannelAdapter {
     if (!ctx) throw new Error('web adapter used before start()');
     return ctx;
   };
+  // One subscription per process for every visitor stream it holds.
+  const wakes = new VisitorWakes(need);
   return {
     id: WEB,
     // Voice notes: a spoken reply goes back inline with the answer (voice.ts); pushed messages carry text.
@@ -31,12 +35,14 @@ export function createWebAdapter(): ChannelAdapter {
     },
     /**
      * "Pushes" by letting the outbox store the message in the visitor's conversation: the widget
-     * fetches it (adapters/web/pushed.ts). An anonymous visitor (no widget id) cannot get it.
+     * gets it (adapters/web/pushed-stream.ts). An anonymous visitor (no widget id) cannot get it.
      */
     async send(_chatbotId, chatId) {
       if (chatId === 'anonymous') throw new Error('an anonymous web visitor cannot receive messages');
     },
-    async stop() {},
-    apiRoutes: webRoutes(need),
+    async stop() {
+      await wakes.close();
+    },
+    apiRoutes: webRoutes(need, wakes),
   };
 }

@@ -2,10 +2,13 @@
  * Messages pushed to web visitors (issue 12: reminders; issue 14: owners' replies and broadcasts).
  * A website visitor has no connection Charla can write to, so the web channel "pushes" by storing:
  * `ctx.send` (engine/channels/outbound.ts) stores the message in the visitor's conversation (no
- * `reply_to`: nobody asked for it) and the widget fetches what is new when it opens and every 15 s
- * while it is open (`GET /api/web/:key/pushed`). The visitor id is the widget's random id per
- * browser and key: only that browser asks for it.
+ * `reply_to`: nobody asked for it). An open widget or IALanding gets it within about a second on
+ * its live stream (`GET /api/web/:key/pushed/stream`, pushed-stream.ts; issue 26 §2, issue 27 §3)
+ * and asks `GET /api/web/:key/pushed` (here) when it opens, every 60 s as a backstop, and every
+ * 15 s when the stream cannot open. The visitor id is the widget's random id per browser and key:
+ * only that browser asks for it.
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
@@ -18,8 +21,8 @@ import { TOO_MANY_TEXTS } from './texts.ts';
 
 /** How far back a widget that never asked before gets pushed messages, ms (48 h). */
 export const PUSHED_LOOKBACK_MS = 48 * 3_600_000;
-/** At most this many messages per answer. */
-const MAX_PUSHED = 20;
+/** At most this many messages per answer (and per read of the stream). */
+export const MAX_PUSHED = 20;
 
 /** The pushed messages of one web visitor after a cursor (a message id), oldest first. */
 export async function pushedMessages(
@@ -30,7 +33,8 @@ export async function pushedMessages(
     .selectFrom('conversation_messages')
     .select(['id', 'text', 'sender', 'created_at'])
     .where('chatbot_id', '=', q.chatbotId)
-    .where('channel', '=', 'web')
+    // The widget's conversation and the IALanding's share the browser's visitor id.
+    .where('channel', 'in', ['web', 'ialanding'])
     .where('user_id', '=', q.visitorId)
     .where('sender', 'in', ['bot', 'owner'])
     .where('reply_to', 'is', null);
@@ -42,48 +46,70 @@ export async function pushedMessages(
   return rows.map((r) => ({ ...r, id: String(r.id), created_at: new Date(r.created_at) }));
 }
 
+/** The query of the pushed routes: the browser's visitor id and the last message id it has. */
+export const PushedQuery = z.object({
+  visitorId: z.string().min(1).max(128),
+  after: z
+    .string()
+    .regex(/^\d{1,20}$/)
+    .optional(),
+});
+
+/** One pushed message as the widget reads it (`from` bot or owner; `at` ISO time). */
+export const PushedMessage = z.object({
+  id: z.string(),
+  text: z.string(),
+  from: z.enum(['bot', 'owner']),
+  at: z.string(),
+});
+
+/** A stored pushed message as {@link PushedMessage}. */
+export function pushedView(
+  row: Awaited<ReturnType<typeof pushedMessages>>[number],
+): z.infer<typeof PushedMessage> {
+  return {
+    id: row.id,
+    text: row.text,
+    from: row.sender === 'owner' ? 'owner' : 'bot',
+    at: row.created_at.toISOString(),
+  };
+}
+
+/**
+ * The options the pushed routes share: CORS for any origin, no session, and the `pushedAddress`
+ * limit per key and address (open widgets of other sites behind the same address do not add up);
+ * beyond it 429 with `Retry-After` and a translated text.
+ */
+export function refuseTooMany(ctx: () => ChannelContext) {
+  return {
+    ...PUBLIC_CORS,
+    preHandler: async (req: FastifyRequest<{ Params: { key: string } }>, reply: FastifyReply) => {
+      const checks = [{ limit: 'pushedAddress' as const, key: `${req.params.key}:${addressKey(req.ip)}` }];
+      if (!(await admit(ctx().limits, reply, checks))) throw new AppError('RATE_LIMITED', TOO_MANY_TEXTS.es);
+    },
+  };
+}
+
 /** `GET /api/web/:key/pushed`. */
 export function pushedRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/web/:key/pushed',
       {
-        ...PUBLIC_CORS,
-        // Per key and address: open widgets of other sites behind the same address do not add up.
-        preHandler: async (req, reply) => {
-          const checks = [
-            { limit: 'pushedAddress' as const, key: `${req.params.key}:${addressKey(req.ip)}` },
-          ];
-          if (!(await admit(ctx().limits, reply, checks)))
-            throw new AppError('RATE_LIMITED', TOO_MANY_TEXTS.es);
-        },
+        ...refuseTooMany(ctx),
         schema: {
           summary: 'Messages the business sent a web visitor (reminders, replies)',
           description:
             'Issue 12 and 14: what was sent to this visitor without them asking (a reservation reminder, an owner’s reply), ' +
-            'after the message id `after` (or from the last 48 h), oldest first, at most 20. The widget asks when it opens ' +
-            'and every 15 s while open, and keeps `last` for the next time. CORS: any origin. 404 for an unknown key.',
+            'after the message id `after` (or from the last 48 h), oldest first, at most 20. The widget and the IALanding ' +
+            'get these live from `GET /api/web/:key/pushed/stream` (issue 26 §2) and ask here when they open, every 60 s as ' +
+            'a backstop, and every 15 s when the stream cannot open; they keep `last` for the next time. CORS: any origin. ' +
+            '404 for an unknown key; 429 beyond the limit per address and key.',
           tags: ['web'],
           params: z.object({ key: z.string().min(1).max(100) }),
-          querystring: z.object({
-            visitorId: z.string().min(1).max(128),
-            after: z
-              .string()
-              .regex(/^\d{1,20}$/)
-              .optional(),
-          }),
+          querystring: PushedQuery,
           response: {
-            200: z.object({
-              messages: z.array(
-                z.object({
-                  id: z.string(),
-                  text: z.string(),
-                  from: z.enum(['bot', 'owner']),
-                  at: z.string(),
-                }),
-              ),
-              last: z.string().nullable(),
-            }),
+            200: z.object({ messages: z.array(PushedMessage), last: z.string().nullable() }),
           },
         },
       },
@@ -94,15 +120,7 @@ export function pushedRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
           visitorId: req.query.visitorId,
           after: req.query.after ?? null,
         });
-        return {
-          messages: rows.map((r) => ({
-            id: r.id,
-            text: r.text,
-            from: r.sender === 'owner' ? ('owner' as const) : ('bot' as const),
-            at: r.created_at.toISOString(),
-          })),
-          last: rows.at(-1)?.id ?? req.query.after ?? null,
-        };
+        return { messages: rows.map(pushedView), last: rows.at(-1)?.id ?? req.query.after ?? null };
       },
     );
   };

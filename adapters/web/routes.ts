@@ -9,7 +9,8 @@
  *   bot's language) and whether the chat is available (web service on and the owner has days).
  * - `POST /api/web/:key/message`: one turn, the contract of `POST /api/chatbot-message/:id` (JSON or
  *   SSE). Gated and rate-limited by gate.ts.
- * - `GET /api/web/:key/pushed`: messages sent to a visitor without them asking (reminders, replies).
+ * - `GET /api/web/:key/pushed`: messages sent to a visitor without them asking (reminders, replies),
+ *   and `GET /api/web/:key/pushed/stream`, the same live as Server-Sent Events (pushed-stream.ts).
  * - `GET /api/ialanding/:slug`: the public IALanding: business, greeting, availability and files.
  * - `GET /widget.js`, `GET /widget/*`: the embeddable widget's files (built into dist/widget).
  * - `GET /ialanding/:slug` (a page): the dashboard's HTML with the landing's title, description and
@@ -24,16 +25,18 @@ import { webChatRoutes } from './chat.ts';
 import { ialandingRoutes } from './ialanding.ts';
 import { webOwnerRoutes } from './owner.ts';
 import { pushedRoutes } from './pushed.ts';
+import { pushedStreamRoutes, type VisitorWakes } from './pushed-stream.ts';
 import { widgetFileRoutes } from './widget-files.ts';
 
 export { WebMessageBody } from './chat.ts';
 
-/** All of the web channel's routes (the modules above). */
-export function webRoutes(ctx: () => ChannelContext): FastifyPluginAsync {
+/** All of the web channel's routes (the modules above); `wakes` wakes this process's visitor streams. */
+export function webRoutes(ctx: () => ChannelContext, wakes: VisitorWakes): FastifyPluginAsync {
   return async (app) => {
     await app.register(botChatRoutes(ctx));
     await app.register(webChatRoutes(ctx));
     await app.register(pushedRoutes(ctx));
+    await app.register(pushedStreamRoutes(ctx, wakes));
     await app.register(ialandingRoutes(ctx));
     await app.register(widgetFileRoutes(ctx));
     await app.register(webOwnerRoutes(ctx));

@@ -17,7 +17,8 @@ export { ErrorBody } from './contract.ts';
 export function cors(reply: FastifyReply): void {
   reply.header('access-control-allow-origin', '*');
   reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
-  reply.header('access-control-allow-headers', 'content-type, accept, idempotency-key');
+  // `last-event-id`: a reconnecting EventSource's resumption (pushed-stream.ts).
+  reply.header('access-control-allow-headers', 'content-type, accept, idempotency-key, last-event-id');
   reply.header('access-control-max-age', '86400');
 }
 

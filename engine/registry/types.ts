@@ -198,9 +198,15 @@ export interface RuntimeContext {
   /**
    * Subscribes to a NOTIFY channel that every process on the database shares (Store.listen): what
    * one node raises reaches the others (e.g. a send handed to the node holding a connection).
+   * `options.onResume` is called when the LISTEN connection was lost and is back (issue 24 §1):
+   * payloads raised meanwhile were not delivered.
    * @returns a function that unsubscribes.
    */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    options?: { onResume?: () => void },
+  ): Promise<() => Promise<void>>;
   /**
    * What this node runs (`CHARLA_ROLE`, issue 26 §2): `all` (default) everything; `web` answers
    * HTTP (webhooks and the turns they carry, the dashboard, the widget) and sends, but holds no

@@ -98,6 +98,11 @@ export function Landing({
     };
   }, [data.business_name, lang, t]);
 
+  // What the business sent the visitor (an owner's reply, a reminder) shows as it arrives.
+  useEffect(() => {
+    if (chat.pushed) setItem({ type: 'text', title: data.business_name, description: chat.pushed.text });
+  }, [chat.pushed, data.business_name]);
+
   const reveal = () => {
     // The answer shows above the chat bar: bring the content area into view (phones scroll far).
     const box = contentRef.current;

@@ -9,12 +9,14 @@
  *   a reply is pending; a message that is empty after trimming is not sent.
  * - A LIST offer is kept and sent back as `archivosMostrados` (any other action clears it), with the
  *   files already sent as `archivosEnviados`, so a pick by number works (spec 000 §7).
+ * - The IALanding's chat (`channel` `ialanding`) shows what the business sends the visitor (an
+ *   owner's reply, a reminder) within about a second: `listenPushed` (lib/web-chat.ts, issue 26 §2).
  */
 import type { TFunction } from 'i18next';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Attachment, FileRef, FileType, HistoryItem } from '../../../engine/schemas.ts';
 import { readEvents } from '../lib/sse.ts';
-import { visitorId, type WebReply } from '../lib/web-chat.ts';
+import { knownVisitor, listenPushed, visitorId, type WebReply } from '../lib/web-chat.ts';
 import { MediaPlayer } from './ChatBubble.tsx';
 
 /** One message of a web chat (spec 001 §3 "Chat message (client)"). */
@@ -34,7 +36,8 @@ const HISTORY_SENT = 20;
 
 /**
  * A web chat's state and its `send`. `t` gives the texts (the IALanding passes its bot language's).
- * `send` resolves to the bot's message (or the error shown), or null when nothing was sent.
+ * `send` resolves to the bot's message (or the error shown), or null when nothing was sent. On the
+ * IALanding, `pushed` is the latest message the business sent the visitor (also in `messages`).
  */
 export function useWebChat(chatKey: string | null, t: TFunction, channel: 'web' | 'ialanding' = 'web') {
   const [messages, setMessages] = useState<WebChatMessage[]>([]);
@@ -44,12 +47,27 @@ export function useWebChat(chatKey: string | null, t: TFunction, channel: 'web' 
   const offered = useRef<FileRef[]>([]);
   const sent = useRef<string[]>([]);
   const history = useRef<HistoryItem[]>([]);
+  const [pushed, setPushed] = useState<WebChatMessage | null>(null);
+  const [wrote, setWrote] = useState(false);
+
+  // The IALanding listens for what the business sends (the owner's try-out window does not), once
+  // the visitor has written here or before: a first visit that only reads holds no stream.
+  const live = channel === 'ialanding' && !!chatKey && (wrote || knownVisitor(chatKey));
+  useEffect(() => {
+    if (!live || !chatKey) return;
+    return listenPushed(chatKey, (m) => {
+      const message: WebChatMessage = { text: m.text, isBot: true };
+      setMessages((all) => [...all, message]);
+      setPushed(message);
+    });
+  }, [chatKey, live]);
 
   const send = useCallback(
     async (text: string, shown = text): Promise<WebChatMessage | null> => {
       const userMessage = text.trim();
       if (!userMessage || busy.current) return null;
       busy.current = true;
+      setWrote(true);
       setMessages((m) => [...m, { text: shown.trim() || userMessage, isBot: false }]);
       setPending(true);
       setStreaming('');
@@ -120,7 +138,7 @@ export function useWebChat(chatKey: string | null, t: TFunction, channel: 'web' 
     [chatKey, t, channel],
   );
 
-  return { messages, pending, streaming, send };
+  return { messages, pending, streaming, send, pushed };
 }
 
 /** What a file view shows: a sent attachment or a library file. */

@@ -57,6 +57,18 @@ export function visitorId(key: string): string {
   }
 }
 
+/**
+ * Whether this browser wrote to the bot of `key` before (it holds a visitor id): only then can the
+ * business have sent it something, so only then does the IALanding listen from the start.
+ */
+export function knownVisitor(key: string): boolean {
+  try {
+    return localStorage.getItem(`charla:${key}:visitor`) !== null;
+  } catch {
+    return false;
+  }
+}
+
 /** `GET /api/web/:key/config` (what the widget shows), as far as the try-out window reads it. */
 export interface WebConfig {
   business_name: string;
@@ -86,4 +98,91 @@ export interface WebReply {
 export interface IalandingPageData {
   landing: Ialanding;
   texts: import('./landing-texts.ts').Texts;
+}
+
+/** A message the business sent a web visitor (`GET /api/web/:key/pushed`); `id` orders them. */
+export interface PushedMessage {
+  id: string;
+  text: string;
+  from: 'bot' | 'owner';
+}
+
+/** How often the IALanding polls for pushed messages when its live stream cannot open, ms. */
+const PUSHED_POLL_MS = 15_000;
+/** How often it polls while the stream is open: a backstop for an event lost on the way, ms. */
+const PUSHED_BACKSTOP_MS = 60_000;
+
+/**
+ * Listens for what the business sends this browser's visitor of `key` (an owner's reply, a
+ * reminder, a broadcast; issue 26 §2, issue 27 §3): an EventSource on `GET
+ * /api/web/:key/pushed/stream`, which brings each within about a second and resumes with
+ * `Last-Event-ID` after a drop, plus a poll of `GET /api/web/:key/pushed` every 60 s as a backstop,
+ * or every 15 s when the stream cannot open. `onMessage` gets each message once: the newest shown
+ * id is kept under the widget's name (`charla:<key>:pushed`, widget/chat-store.ts).
+ * @returns the function that stops listening.
+ */
+export function listenPushed(key: string, onMessage: (message: PushedMessage) => void): () => void {
+  const api = `/api/web/${encodeURIComponent(key)}`;
+  const slot = `charla:${key}:pushed`;
+  const visitor = visitorId(key);
+  let memory: string | null = null;
+  const mark = (): string | null => {
+    try {
+      return localStorage.getItem(slot) ?? memory;
+    } catch {
+      return memory;
+    }
+  };
+  const show = (list: PushedMessage[]) => {
+    for (const m of list) {
+      const last = mark();
+      const newer =
+        last === null || m.id.length > last.length || (m.id.length === last.length && m.id > last);
+      if (!newer) continue;
+      memory = m.id;
+      try {
+        localStorage.setItem(slot, m.id);
+      } catch {
+        // kept in memory for this page
+      }
+      onMessage(m);
+    }
+  };
+  const query = () => {
+    const after = mark();
+    return `visitorId=${encodeURIComponent(visitor)}${after ? `&after=${after}` : ''}`;
+  };
+  const poll = async () => {
+    try {
+      const res = await fetch(`${api}/pushed?${query()}`);
+      if (res.ok) show(((await res.json()) as { messages: PushedMessage[] }).messages);
+    } catch {
+      // offline for a moment: the next look gets them
+    }
+  };
+  let timer = setInterval(() => void poll(), PUSHED_BACKSTOP_MS);
+  const fallBack = () => {
+    clearInterval(timer);
+    timer = setInterval(() => void poll(), PUSHED_POLL_MS);
+    void poll();
+  };
+  let source: EventSource | null = null;
+  if (typeof EventSource === 'undefined') fallBack();
+  else {
+    source = new EventSource(`${api}/pushed/stream?${query()}`);
+    source.addEventListener('pushed', (e) => {
+      try {
+        show([JSON.parse((e as MessageEvent<string>).data) as PushedMessage]);
+      } catch {
+        // not a message
+      }
+    });
+    source.onerror = () => {
+      if (source?.readyState === EventSource.CLOSED) fallBack();
+    };
+  }
+  return () => {
+    source?.close();
+    clearInterval(timer);
+  };
 }
