@@ -22,7 +22,8 @@
  * followers, lost and duplicated), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
  * 100 numbers, memory per linked-device session). `BENCH_ONLY=telegram` (or `whatsapp`, `dashboard`,
  * `web`, `jobs`, `reservations`, `conversations`, `broadcasts`, `site`) runs one section alone;
- * `BENCH_ONLY=engine` runs the engine's two loads and the cold start only.
+ * `BENCH_ONLY=engine` runs the engine's two loads, two nodes against one (bench/nodes.ts, on
+ * PostgreSQL) and the cold start only; `BENCH_ONLY=nodes` the two-node comparison alone.
  *
  * Goals (issue 25; on a 2-core machine): on PostgreSQL ≥ 50% of the floor's throughput and
  * ≥ 1,000 messages/s where the floor allows it (its half reaches 1,000), p99 < 25 ms at 500
@@ -42,6 +43,7 @@ import { conversationsBench } from './conversations.ts';
 import { dashboardSizes } from './dashboard.ts';
 import { benchStore, charlaCli, log, tempDir, tempDirs } from './engine.ts';
 import { jobsBench } from './jobs.ts';
+import { nodesBench } from './nodes.ts';
 import { killAll, spawnNode, stopAll } from './procs.ts';
 import { reservationsBench } from './reservations.ts';
 import {
@@ -80,7 +82,7 @@ async function main(): Promise<number> {
   let failed = false;
   let pgliteDir: string | undefined;
   const summaries: string[] = [];
-  for (const store of STORES) {
+  for (const store of process.env.BENCH_ONLY === 'nodes' ? [] : STORES) {
     if (store !== 'pglite' && store !== 'postgres') {
       process.stdout.write(`\nunknown store "${store}" in BENCH_STORES (pglite, postgres)\n`);
       failed = true;
@@ -98,6 +100,24 @@ async function main(): Promise<number> {
       const stillFake = fake.proc.exitCode === null;
       if (!stillFake) throw new Error(`the fake LLM died\n${fake.output()}`);
     }
+  }
+
+  // Issue 26: two nodes on one PostgreSQL against one, in the same run (bench/nodes.ts).
+  if (STORES.includes('postgres')) {
+    try {
+      const nodes = await nodesBench(llmBaseURL, fake.proc.pid!);
+      process.stdout.write(nodes.text);
+      summaries.push(nodes.summary);
+    } catch (err) {
+      failed = true;
+      process.stdout.write(`\nTwo nodes: FAILED — ${(err as Error).stack ?? err}\n`);
+      await stopAll();
+    }
+  }
+  if (process.env.BENCH_ONLY === 'nodes') {
+    if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
+    await stopAll();
+    return failed ? 1 : 0;
   }
 
   try {
