@@ -14,9 +14,17 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from './logger.ts';
 import type { Database } from './store/database.ts';
+import {
+  insertNode,
+  liveNodes,
+  lockNodeRegistration,
+  removeGoneNodes,
+  removeNode,
+  touchNode,
+} from './store/queries/nodes.ts';
 
 /** How often a node says it is alive, ms. */
 export const NODE_HEARTBEAT_MS = 30_000;
@@ -52,12 +60,8 @@ export async function registerNode(
   const id = randomUUID();
   // One start at a time: two nodes starting at once with different secrets cannot both get in.
   await db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext('charla:nodes'))`.execute(trx);
-    const live = await trx
-      .selectFrom('nodes')
-      .select(['id', 'host', 'pid', 'secret_fingerprint'])
-      .where('seen_at', '>', sql<Date>`now() - make_interval(secs => ${NODE_STALE_MS / 1000})`)
-      .execute();
+    await lockNodeRegistration(trx);
+    const live = await liveNodes(trx, NODE_STALE_MS);
     const other = live.find((n) => n.secret_fingerprint !== fingerprint);
     if (other)
       throw new SecretMismatchError(
@@ -68,42 +72,30 @@ export async function registerNode(
           ': every node must have the same CHARLA_SECRET (sessions, e-mail links and stored bot tokens depend on it). ' +
           'Set it to the running nodes’ value and start again (docs/deploy.md).',
       );
-    await trx
-      .insertInto('nodes')
-      .values({
-        id,
-        host: hostname(),
-        pid: process.pid,
-        role: options.role,
-        secret_fingerprint: fingerprint,
-        secret_shared: options.shared,
-      })
-      .execute();
+    await insertNode(trx, {
+      id,
+      host: hostname(),
+      pid: process.pid,
+      role: options.role,
+      fingerprint,
+      shared: options.shared,
+    });
   });
   // Rows of nodes gone for long are removed by whoever starts next.
-  await db
-    .deleteFrom('nodes')
-    .where('seen_at', '<', sql<Date>`now() - make_interval(secs => ${(10 * NODE_STALE_MS) / 1000})`)
-    .execute();
+  await removeGoneNodes(db, 10 * NODE_STALE_MS);
   const timer = setInterval(() => {
-    db.updateTable('nodes')
-      .set({ seen_at: sql`now()` })
-      .where('id', '=', id)
-      .execute()
-      .catch((err: unknown) => options.log.warn({ err }, 'could not record this node as alive'));
+    touchNode(db, id).catch((err: unknown) =>
+      options.log.warn({ err }, 'could not record this node as alive'),
+    );
   }, options.heartbeatMs ?? NODE_HEARTBEAT_MS);
   timer.unref();
   return {
     id,
     async leave() {
       clearInterval(timer);
-      await db
-        .deleteFrom('nodes')
-        .where('id', '=', id)
-        .execute()
-        .catch((err: unknown) =>
-          options.log.warn({ err }, 'could not remove this node from the nodes table'),
-        );
+      await removeNode(db, id).catch((err: unknown) =>
+        options.log.warn({ err }, 'could not remove this node from the nodes table'),
+      );
     },
   };
 }

@@ -13,10 +13,18 @@
  * holder died mid-send is not retried (it may have gone out): it stays `sending`, visible to the
  * operator, never sent twice.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from '../logger.ts';
 import type { OutboundMessage, SendReceipt } from '../registry/index.ts';
 import type { Database } from '../store/database.ts';
+import {
+  claimHandoff,
+  findHandoff,
+  type HandoffOutcome,
+  insertHandoff,
+  pendingHandoffIds,
+  settleHandoff,
+} from '../store/queries/handoffs.ts';
 import { notifyMany } from '../store/queries/messages.ts';
 
 /** NOTIFY channel of new handoffs; payload `<channel>\t<chatbot id>\t<row id>`. */
@@ -89,17 +97,12 @@ export class Handoffs {
     timeoutMs = 20_000,
   ): Promise<SendReceipt | undefined> {
     const { db } = this.deps;
-    const row = await db
-      .insertInto('channel_handoffs')
-      .values({
-        channel: this.channel,
-        chatbot_id: chatbotId,
-        chat_id: chatId,
-        message: JSON.stringify(toStored(message)),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const id = String(row.id);
+    const id = await insertHandoff(db, {
+      channel: this.channel,
+      chatbotId,
+      chatId,
+      message: toStored(message),
+    });
     const done = new Promise<void>((resolve) => {
       const timer = setTimeout(finish, timeoutMs);
       const poll = setInterval(() => void this.outcome(id).then((o) => o && finish()), 1000);
@@ -127,25 +130,14 @@ export class Handoffs {
 
   /** Sends what was handed off for a bot while no node held it (call when this node connects it). */
   async sweep(chatbotId: string): Promise<void> {
-    const pending = await this.deps.db
-      .selectFrom('channel_handoffs')
-      .select('id')
-      .where('channel', '=', this.channel)
-      .where('chatbot_id', '=', chatbotId)
-      .where('status', '=', 'pending')
-      .orderBy('id')
-      .execute();
-    for (const { id } of pending) await this.serveOne(String(id));
+    const pending = await pendingHandoffIds(this.deps.db, this.channel, chatbotId);
+    for (const id of pending) await this.serveOne(id);
   }
 
   private async outcome(
     id: string,
   ): Promise<{ status: 'sent' | 'failed'; receipt: SendReceipt | null; error: string | null } | undefined> {
-    const row = await this.deps.db
-      .selectFrom('channel_handoffs')
-      .select(['status', 'receipt', 'error'])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await findHandoff(this.deps.db, id);
     if (!row || (row.status !== 'sent' && row.status !== 'failed')) return undefined;
     return { status: row.status, receipt: (row.receipt as SendReceipt | null) ?? null, error: row.error };
   }
@@ -154,16 +146,10 @@ export class Handoffs {
   private async serveOne(id: string): Promise<void> {
     const { db, log } = this.deps;
     try {
-      const claimed = await db
-        .updateTable('channel_handoffs')
-        .set({ status: 'sending' })
-        .where('id', '=', id)
-        .where('status', '=', 'pending')
-        .returning(['chatbot_id', 'chat_id', 'message'])
-        .executeTakeFirst();
+      const claimed = await claimHandoff(db, id);
       if (!claimed) return;
       const send = this.local(claimed.chatbot_id);
-      let update: { status: 'sent' | 'failed' | 'pending'; receipt?: string | null; error?: string | null };
+      let update: HandoffOutcome;
       if (!send)
         update = { status: 'pending' }; // lost the connection meanwhile: the next holder sends it
       else
@@ -172,15 +158,11 @@ export class Handoffs {
             claimed.chat_id,
             fromStored(claimed.message as unknown as StoredMessage),
           );
-          update = { status: 'sent', receipt: receipt ? JSON.stringify(receipt) : null };
+          update = { status: 'sent', receipt: receipt ?? null };
         } catch (err) {
           update = { status: 'failed', error: (err as Error).message };
         }
-      await db
-        .updateTable('channel_handoffs')
-        .set({ ...update, done_at: update.status === 'pending' ? null : sql`now()` })
-        .where('id', '=', id)
-        .execute();
+      await settleHandoff(db, id, update);
       if (update.status !== 'pending') await notifyMany(db, [{ channel: HANDOFF_DONE_CHANNEL, payload: id }]);
     } catch (err) {
       log.warn({ err, handoff: id }, 'could not serve a handed-off send');
