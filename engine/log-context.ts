@@ -23,11 +23,14 @@ export interface LogContext {
 
 const storage = new AsyncLocalStorage<LogContext>();
 
-/** The current context (empty outside any): the logger's mixin. */
+/**
+ * A copy of the current context (empty outside any): the logger's mixin. A copy, because pino
+ * merges each line's fields into the object its mixin returns (`Object.assign(mixin, fields)`).
+ */
 export function currentLogContext(): LogContext {
-  return storage.getStore() ?? EMPTY;
+  const store = storage.getStore();
+  return store ? { ...store } : {};
 }
-const EMPTY: LogContext = Object.freeze({});
 
 /** Runs `fn` with `fields` added to the current context (for what `fn` logs, synchronously or later). */
 export function withLogContext<T>(fields: LogContext, fn: () => T): T {

@@ -112,7 +112,14 @@ function scrubObject(value: unknown, depth = 0): unknown {
 
 /** pino's error serializer, with tokens scrubbed from the message, the stack and nested causes. */
 function errSerializer(err: unknown): unknown {
-  const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  let out: Record<string, unknown>;
+  try {
+    out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  } catch {
+    // A frozen error (the serializer tags it to detect cycles): its own fields, never a throw.
+    const e = err as Partial<Error>;
+    out = { type: e?.name ?? typeof err, message: String(e?.message ?? err), stack: String(e?.stack ?? '') };
+  }
   const clean = (v: unknown): unknown =>
     typeof v === 'string'
       ? scrubTokens(v)
@@ -135,8 +142,10 @@ export function createLogger(
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { err: errSerializer },
-    // The request, job or update the line belongs to (engine/log-context.ts).
-    mixin: currentLogContext,
+    // The request, job or update the line belongs to (engine/log-context.ts). A copy: pino merges
+    // the line's own fields into the mixin's object (Object.assign), which must not be the frozen
+    // empty context (a TypeError that ended the process) nor the context itself (fields would stick).
+    mixin: () => ({ ...currentLogContext() }),
     formatters: { log: (object: Record<string, unknown>) => scrubObject(object) as Record<string, unknown> },
     hooks: {
       logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void) {

@@ -74,6 +74,7 @@ describe('log lines say which request, job or update they belong to', () => {
   });
 
   it('a context follows awaits and timers, nests, and ends with its work', async () => {
+    const of = (msg: string) => lines.find((l) => l.msg === msg);
     await withLogContext({ jobId: 'job-1', queue: 'reminders' }, async () => {
       await new Promise((r) => setTimeout(r, 5));
       await withLogContext({ updateKey: '7:100' }, async () => {
@@ -83,7 +84,15 @@ describe('log lines say which request, job or update they belong to', () => {
       log.info('outer');
     });
     log.info('outside');
-    const of = (msg: string) => lines.find((l) => l.msg === msg);
+    // One line's fields never stay for the next (pino merges them into what the mixin returns).
+    await withLogContext({ reqId: 'r-1' }, async () => {
+      log.warn({ err: new Error('first') }, 'with error');
+      log.info('after error');
+    });
+    log.warn({ err: Object.freeze(new Error('frozen')) }, 'outside with error');
+    expect(of('after error')).toMatchObject({ reqId: 'r-1' });
+    expect(of('after error')?.err).toBeUndefined();
+    expect(of('outside with error')?.reqId).toBeUndefined();
     expect(of('inner')).toMatchObject({ jobId: 'job-1', queue: 'reminders', updateKey: '7:100' });
     expect(of('outer')).toMatchObject({ jobId: 'job-1', queue: 'reminders' });
     expect(of('outer')?.updateKey).toBeUndefined();
