@@ -39,6 +39,9 @@ export interface QueueWorkerOptions {
   onFailed?: () => void;
 }
 
+/** The longest single timer the worker sets, ms (an hour; Node's own limit is 2^31-1). */
+const MAX_TIMER_MS = 3_600_000;
+
 export class QueueWorker {
   readonly #boss: PgBoss;
   readonly #definition: ResolvedDefinition;
@@ -93,10 +96,16 @@ export class QueueWorker {
     }
     if (this.#due && this.#due.at <= at) return;
     if (this.#due) clearTimeout(this.#due.timer);
-    const timer = setTimeout(() => {
-      if (this.#due?.timer === timer) this.#due = null;
-      this.notify();
-    }, wait);
+    // Node fires a timer over 2^31-1 ms (24.8 days: a reminder a month ahead) after 1 ms; a long
+    // wait is taken an hour at a time.
+    const timer = setTimeout(
+      () => {
+        if (this.#due?.timer === timer) this.#due = null;
+        if (Date.now() < at) this.dueAt(at);
+        else this.notify();
+      },
+      Math.min(wait, MAX_TIMER_MS),
+    );
     timer.unref();
     this.#due = { at, timer };
   }
