@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TOO_MANY_ATTEMPTS } from '../../auth/limits.ts';
 import { daysRemaining, isPaid } from '../../auth/profiles.ts';
-import { AppError, SERVER_ERROR } from '../../errors.ts';
+import { AppError, INVALID_DATA, SERVER_ERROR } from '../../errors.ts';
 import { addressKey, admit, type LimitCheck } from '../../rate-limits.ts';
 import { isSubscriptionPlan } from '../../schemas.ts';
 import { ping } from '../../store/connect.ts';
@@ -48,10 +48,11 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
     async handler(req, reply) {
       // Only http or https reach better-auth: a trusted proxy's `X-Forwarded-Proto: gopher` made it
       // throw "Could not get origin from request" (a 500; issue 24 §7, found by the fuzz check).
-      const url = new URL(
-        req.url,
-        `${req.protocol === 'https' ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`,
-      );
+      // A Host header that is no host (a bad port, found by the fuzz check) is the client's fault: 400.
+      const base = `${req.protocol === 'https' ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+      if (!URL.canParse(req.url, base))
+        return reply.code(400).send({ code: 'BAD_REQUEST', message: INVALID_DATA });
+      const url = new URL(req.url, base);
       const signIn = req.method === 'POST' && url.pathname === '/api/auth/sign-in/email';
       const email =
         signIn && req.body && typeof (req.body as { email?: unknown }).email === 'string'
@@ -150,6 +151,7 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
           daysRemaining: daysRemaining(profile),
           paid: isPaid(profile),
           subscribed: Boolean(profile?.stripe_subscription_id) || isSubscriptionPlan(profile?.plan),
+          operator: me.operator,
         },
       };
     },
