@@ -12,6 +12,7 @@ import { Command, CommanderError } from 'commander';
 import { loadConfig } from '../engine/config.ts';
 import { secureDataDir } from '../engine/secrets.ts';
 import { VERSION } from './app.ts';
+import { registerBackup } from './commands/backup.ts';
 import { registerBilling } from './commands/billing.ts';
 import { registerChat } from './commands/chat.ts';
 import { registerData } from './commands/data.ts';
@@ -66,6 +67,7 @@ registerData(program);
 registerBilling(program);
 registerServe(program);
 registerChat(program);
+registerBackup(program);
 
 try {
   await program.parseAsync(process.argv);
