@@ -190,8 +190,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
         metrics.turnDuration.observe({ channel }, ms / 1000);
       },
     });
-    // Every process forgets a bot another one changed (NOTIFY); not awaited: start-up does not
-    // wait for the LISTEN, and until it is in place the cache's 5 s expiry bounds staleness.
+    // Every process forgets a bot another one changed (NOTIFY; not awaited: the 5 s expiry bounds it).
     const botEvents = engine.cache.listen((channel, onPayload, listenOptions) =>
       store.listen(channel, onPayload, listenOptions),
     );
@@ -213,8 +212,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       effects: engine.effects,
       log: log.child({ component: 'outbox' }),
     });
-    // Every reply goes through the dispatcher: the turn, the outgoing message, the transformers,
-    // the adapter's send (issue 25 §1).
+    // Every reply goes through the dispatcher: turn, message, transformers, adapter's send (issue 25 §1).
     const dispatcher = new Dispatcher({
       db: store.db,
       turns: engine,
@@ -286,6 +284,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       }),
     );
     for (const { job } of registry.jobs()) jobs.register(job.definition, job.handler);
+    metrics.addPluginGauges(registry.gauges()); // their `/metrics` gauges (issue 26 §3)
     const inbox = new ChannelInbox(store.db, log.child({ component: 'inbox' }), {
       ingestDb: store.ingest,
       leaseMs: config.inboxLeaseMs,
@@ -358,6 +357,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           version: VERSION,
           trustProxy: config.trustProxy,
           role: config.role,
+          secrets,
           dashboardDir: fileURLToPath(new URL('../dist/dashboard', import.meta.url)),
           // A process that never starts its channels (a CLI command's app) runs no jobs by design.
           ops: opsOf({

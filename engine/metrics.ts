@@ -2,7 +2,7 @@
  * Prometheus metrics of one Charla process (issue 26 §3), on prom-client: `GET /metrics` serves
  * them in the Prometheus text format (engine/http/routes/ops.ts). Each node is scraped on its own
  * (per-process figures: requests, turns, the event loop); the figures read from the database at
- * scrape time (inbox, jobs, broadcasts) are the whole deployment's, the same on every node.
+ * scrape time (inbox, jobs, the plugins' gauges) are the whole deployment's, the same on every node.
  *
  * - `charla_http_request_duration_seconds{method,route,status}`: latency by route pattern.
  * - `charla_turns_total{channel,outcome}` and `charla_turn_duration_seconds{channel}`: the engine's
@@ -12,13 +12,14 @@
  *   inbox's depth and age.
  * - `charla_jobs{queue,state}`: pg-boss jobs by state.
  * - `charla_channel_connected_bots{channel}`: bots whose channel is connected in this process.
- * - `charla_broadcast_recipients{state}`: broadcast deliveries by state (when the plugin is on).
+ * - the plugins' gauges ({@link Metrics.addPluginGauges}, a plugin's `metrics`): e.g.
+ *   `charla_broadcast_recipients{state}`, broadcast deliveries by state (the broadcasts plugin).
  * - prom-client's default process metrics, `nodejs_eventloop_lag_seconds` among them.
  */
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { ChannelAdapter } from './registry/index.ts';
+import type { ChannelAdapter, PluginGauge } from './registry/index.ts';
 import type { Database } from './store/database.ts';
 
 /** Latency buckets, seconds: from 5 ms (a cached page) to 60 s (a long LLM answer). */
@@ -41,6 +42,12 @@ export interface Metrics {
   turns: Counter<'channel' | 'outcome'>;
   turnDuration: Histogram<'channel'>;
   llmDuration: Histogram<'outcome'>;
+  /**
+   * Registers the plugins' gauges (Registry `gauges()`, after its setup), each filled from its
+   * `collect` at every scrape; a failed read is logged under the plugin's id and leaves it empty.
+   * @throws Error naming the plugin when a gauge's name is already registered.
+   */
+  addPluginGauges(gauges: Iterable<{ plugin: string; gauge: PluginGauge }>): void;
 }
 
 /** A table may be absent (a plugin turned off): its gauge is then left empty. */
@@ -141,19 +148,22 @@ export function createMetrics(sources: MetricsSources): Metrics {
         if (adapter.connections) this.set({ channel: adapter.id }, adapter.connections.connected().length);
     },
   });
-  new Gauge({
-    name: 'charla_broadcast_recipients',
-    help: 'Broadcast deliveries by state (the broadcasts plugin)',
-    labelNames: ['state'] as const,
-    registers,
-    async collect() {
-      this.reset();
-      const rows = await rowsOf(sources, 'broadcasts', () =>
-        sql<{ state: string; n: number }>`
-          select status as state, count(*)::int as n from broadcast_recipients group by status`.execute(db),
-      );
-      for (const r of rows) this.set({ state: r.state }, r.n);
-    },
-  });
-  return { registry, httpDuration, turns, turnDuration, llmDuration };
+  function addPluginGauges(gauges: Iterable<{ plugin: string; gauge: PluginGauge }>): void {
+    for (const { plugin, gauge } of gauges) {
+      if (registry.getSingleMetric(gauge.name))
+        throw new Error(`plugin "${plugin}": the metric ${gauge.name} is already registered`);
+      new Gauge({
+        name: gauge.name,
+        help: gauge.help,
+        labelNames: gauge.labelNames ?? [],
+        registers,
+        async collect() {
+          this.reset();
+          const samples = await rowsOf(sources, plugin, async () => ({ rows: await gauge.collect() }));
+          for (const sample of samples) this.set(sample.labels, sample.value);
+        },
+      });
+    }
+  }
+  return { registry, httpDuration, turns, turnDuration, llmDuration, addPluginGauges };
 }

@@ -109,6 +109,13 @@ export const LIMITS = {
     env: 'CHARLA_LIMIT_COUPON_ADDRESS',
     what: 'coupon attempts from one address',
   },
+  /** Data exports of one owner (issue 26 §5): each reads all their rows and files. */
+  exportOwner: {
+    max: 3,
+    windowMs: 60 * MINUTE,
+    env: 'CHARLA_LIMIT_EXPORT_OWNER',
+    what: 'data exports of one owner',
+  },
   /** Facebots likes from one address (issue 16). */
   likeAddress: {
     max: 30,

@@ -18,6 +18,7 @@ import * as hashedSessionTokens from './202611251400_hashed_session_tokens.ts';
 import * as leases from './202611260600_leases.ts';
 import * as nodes from './202611260700_nodes.ts';
 import * as channelHandoffs from './202611260800_channel_handoffs.ts';
+import * as ownerOperator from './202611260900_owner_operator.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '202611260600_leases': leases,
   '202611260700_nodes': nodes,
   '202611260800_channel_handoffs': channelHandoffs,
+  '202611260900_owner_operator': ownerOperator,
 };

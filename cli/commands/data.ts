@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { deleteAccount } from '../../engine/accounts.ts';
 import { applyAuthSchema, createAuth } from '../../engine/auth/index.ts';
 import { createSessionToken, upsertOwnerWithPassword } from '../../engine/auth/owners.ts';
 import { loadConfig } from '../../engine/config.ts';
@@ -30,11 +31,12 @@ import { openStore } from '../../engine/store/connect.ts';
 import { DataDirBusyError } from '../../engine/store/data-dir-lock.ts';
 import { migratePlugins, migrateToLatest } from '../../engine/store/migrate.ts';
 import { findChatbot, insertChatbot, listChatbots } from '../../engine/store/queries/chatbots.ts';
-import { findFile, listFiles, listOwnerFileKeys } from '../../engine/store/queries/files.ts';
-import { deleteOwner, ensureOwner, findOwnerByEmail, listOwners } from '../../engine/store/queries/owners.ts';
+import { findFile, listFiles } from '../../engine/store/queries/files.ts';
+import { ensureOwner, findOwnerByEmail, setOwnerOperator } from '../../engine/store/queries/owners.ts';
 import { plugins } from '../../plugins/index.ts';
 import { seedDemo } from '../seed.ts';
 import { CliError, cliLogger, EXIT, output, progress, withApp } from '../util.ts';
+import { registerOperatorOwnerCommands } from './owners.ts';
 import { registerStorage } from './storage.ts';
 
 /** Accepts a stored label ("Español") or a code/name ("es", "spanish"); returns the stored label. */
@@ -322,19 +324,27 @@ export function registerData(program: Command): void {
       '--password <password>',
       'at least 8 characters; a random one is generated and printed when omitted',
     )
+    .option('--operator', 'give the owner the operator role (the dashboard’s /admin, issue 26 §6)')
     .option('--json', 'print JSON')
-    .action((opts: { email: string; password?: string; json?: boolean }) =>
+    .action((opts: { email: string; password?: string; operator?: boolean; json?: boolean }) =>
       withApp(async (app) => {
         if (!z.email().safeParse(opts.email).success)
           throw new CliError(`invalid e-mail "${opts.email}"`, EXIT.usage);
         const password = opts.password ?? randomBytes(12).toString('base64url');
         const { id, created } = await upsertOwnerWithPassword(app.auth, opts.email, password);
+        if (opts.operator) await setOwnerOperator(app.store.db, id, true);
         output(
           Boolean(opts.json),
-          { id, email: opts.email.toLowerCase(), created, ...(opts.password ? {} : { password }) },
+          {
+            id,
+            email: opts.email.toLowerCase(),
+            created,
+            ...(opts.operator ? { operator: true } : {}),
+            ...(opts.password ? {} : { password }),
+          },
           () =>
             [
-              `${created ? 'Created' : 'Updated'} owner ${opts.email.toLowerCase()} (${id}).`,
+              `${created ? 'Created' : 'Updated'} owner ${opts.email.toLowerCase()} (${id})${opts.operator ? ', an operator' : ''}.`,
               opts.password ? '' : `Password: ${password}`,
             ]
               .filter(Boolean)
@@ -342,27 +352,7 @@ export function registerData(program: Command): void {
         );
       }),
     );
-  owners
-    .command('list')
-    .description('list owners')
-    .option('--json', 'print JSON')
-    .action((opts: { json?: boolean }) =>
-      withApp(async (app) => {
-        const rows = await listOwners(app.store.db);
-        output(
-          Boolean(opts.json),
-          rows.map((o) => ({
-            id: o.id,
-            email: o.email,
-            emailVerified: o.email_verified,
-            createdAt: o.created_at,
-          })),
-          () =>
-            rows.map((o) => `${o.id}  ${o.email}${o.email_verified ? '' : '  (not confirmed)'}`).join('\n') ||
-            'No owners.',
-        );
-      }),
-    );
+  registerOperatorOwnerCommands(owners);
   owners
     .command('delete <email>')
     .description('delete an owner with their bots, files and sessions')
@@ -370,10 +360,12 @@ export function registerData(program: Command): void {
       withApp(async (app) => {
         const owner = await findOwnerByEmail(app.store.db, email);
         if (!owner) throw new CliError(`no owner with e-mail ${email}`, EXIT.notFound);
-        const files = await listOwnerFileKeys(app.store.db, owner.id);
-        await deleteOwner(app.store.db, owner.id);
-        for (const key of files) await app.storage.remove(key).catch(() => {});
-        process.stdout.write(`Deleted owner ${owner.email} and ${files.length} stored file(s).\n`);
+        // The same deletion as the owner's own (issue 26 §5): rows, channels, stored files.
+        const deleted = await deleteAccount(
+          { db: app.store.db, storage: app.storage, registry: app.registry, log: app.log },
+          owner.id,
+        );
+        process.stdout.write(`Deleted owner ${owner.email} and ${deleted?.files ?? 0} stored file(s).\n`);
       }),
     );
   owners

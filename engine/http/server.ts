@@ -28,6 +28,7 @@ import { requireOwner } from './auth.ts';
 import { API_DOCS_CSP, DASHBOARD_CSP } from './csp.ts';
 import { appOrigins, CROSS_SITE_REFUSED, isCrossSiteRequest } from './csrf.ts';
 import { inputProblem, invalidHost, stripNul } from './input-guards.ts';
+import { accountRoutes } from './routes/account.ts';
 import { authRoutes } from './routes/auth.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -56,6 +57,8 @@ export interface HttpDeps extends RouteDeps {
    * and /metrics (and stored files are not served there either), issue 26 §2.
    */
   role?: 'all' | 'web' | 'worker';
+  /** The instance secret's derivations: the operator token (engine/operator.ts) is checked with it. */
+  secrets: { derive(purpose: string, value: string): string };
 }
 
 /** One registered route: the table the cross-tenant test walks (issue 3). */
@@ -276,6 +279,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   if (deps.role === 'worker') return app;
   await app.register(authRoutes, deps);
   await app.register(ownerRoutes, deps);
+  await app.register(accountRoutes, deps);
   await app.register(fileRoutes, deps);
   await app.register(operatorAdminRoutes, deps);
   for (const r of deps.registry.routes()) await app.register(r.plugin, { prefix: r.prefix });

@@ -67,6 +67,8 @@ export const OwnerMe = z.object({
   paid: z.boolean(),
   /** A renewal is coming: a subscription id on the profile, or a premium/monthly plan (spec 001 §4). */
   subscribed: z.boolean(),
+  /** Issue 26 §6: the owner has the operator role (the dashboard shows /admin). */
+  operator: z.boolean(),
 });
 export type OwnerMe = z.infer<typeof OwnerMe>;
 

@@ -18,6 +18,7 @@ import type {
   OutboundContext,
   PluginContext,
   PluginContributions,
+  PluginGauge,
   PluginJob,
   PluginTool,
   ToolRunner,
@@ -298,6 +299,30 @@ export class Registry {
   /** Every plugin's recurring jobs. */
   cron(): Array<{ plugin: string; job: CronJob }> {
     return this.all('cron').flatMap(([plugin, list]) => list.map((job) => ({ plugin, job })));
+  }
+
+  /** Every plugin's `/metrics` gauges (issue 26 §3), in plugin order. */
+  gauges(): Array<{ plugin: string; gauge: PluginGauge }> {
+    return this.all('metrics').flatMap(([plugin, list]) => list.map((gauge) => ({ plugin, gauge })));
+  }
+
+  /**
+   * Every plugin's data of an owner (issue 26 §5, `ownerData.export`), by plugin id, in plugin
+   * order; plugins without the hook are left out.
+   * @throws the first plugin's error (an export missing a plugin's part would be incomplete).
+   */
+  async exportOwnerData(ownerId: string): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const [id, hooks] of this.all('ownerData')) out[id] = await hooks.export(ownerId);
+    return out;
+  }
+
+  /**
+   * Runs every plugin's `ownerData.beforeDelete` before an owner's account is deleted (issue 26 §5).
+   * @throws the first plugin's error, so the deletion stops.
+   */
+  async beforeOwnerDelete(ownerId: string): Promise<void> {
+    for (const [, hooks] of this.all('ownerData')) await hooks.beforeDelete?.(ownerId);
   }
 
   /** Disposes every plugin; errors are logged. */

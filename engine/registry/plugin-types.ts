@@ -118,6 +118,49 @@ export interface CronJob {
   data: unknown;
 }
 
+/**
+ * What a plugin keeps of an owner (issue 26 §5): their export and their account's deletion reach
+ * the plugin's tables through these, never by reading them from outside the plugin.
+ */
+export interface OwnerDataHooks {
+  /**
+   * The owner's rows in the plugin's tables (their bots' too), JSON-serialisable, with secrets
+   * (tokens, password hashes, credentials) left out. Put under `plugins.<id>` in the export.
+   */
+  export(ownerId: string): Promise<unknown>;
+  /**
+   * Runs before the owner's rows are deleted (the plugin's tables then go by their cascades), for
+   * what a cascade cannot do (e.g. end a subscription elsewhere).
+   * @throws to stop the deletion (nothing is deleted then).
+   */
+  beforeDelete?(ownerId: string): Promise<void>;
+}
+
+/** One sample of a {@link PluginGauge}: its labels (one value per label name) and its value. */
+export interface GaugeSample {
+  labels: Record<string, string>;
+  value: number;
+}
+
+/**
+ * A gauge a plugin adds to `GET /metrics` (issue 26 §3), read at scrape time from what only the
+ * plugin knows (its own tables): the engine never reads a plugin's tables (engine/metrics.ts
+ * registers it as a prom-client Gauge and fills it from `collect`).
+ */
+export interface PluginGauge {
+  /** Prometheus name (`charla_<what>`), unique among the engine's and every plugin's metrics. */
+  name: string;
+  /** The `# HELP` text. */
+  help: string;
+  /** The label names each sample gives a value for (none by default). */
+  labelNames?: readonly string[];
+  /**
+   * The gauge's samples now. A throw leaves the gauge empty for this scrape and is logged (not
+   * when a table does not exist yet: the plugin's migrations are still running).
+   */
+  collect(): Promise<GaugeSample[]>;
+}
+
 /** The closed list of things a plugin can contribute (DESIGN.md). */
 export interface PluginContributions {
   tools?: PluginTool[];
@@ -130,6 +173,10 @@ export interface PluginContributions {
   routes?: { plugin: FastifyPluginAsync; prefix?: string };
   jobs?: PluginJob[];
   cron?: CronJob[];
+  /** The owner's data in the plugin's tables, for their export and deletion (issue 26 §5). */
+  ownerData?: OwnerDataHooks;
+  /** Gauges added to `GET /metrics`, read at each scrape (issue 26 §3). */
+  metrics?: PluginGauge[];
   dispose?: () => Promise<void>;
 }
 

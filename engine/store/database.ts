@@ -15,6 +15,8 @@ export interface OwnersTable {
   name: Generated<string>;
   email_verified: Generated<boolean>;
   image: string | null;
+  /** Issue 26 §6: may use /admin and `/api/operator/*` (migration 202611260900_owner_operator). */
+  operator: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -301,3 +301,30 @@ export async function subscriptionOwner(db: BillingDb | Trx, id: string): Promis
 export async function ownerExists(db: BillingDb | Trx, id: string): Promise<boolean> {
   return Boolean(await db.selectFrom('owners').select('id').where('id', '=', id).executeTakeFirst());
 }
+
+/**
+ * What billing keeps of an owner, for their data export (issue 26 §5): every grant of days (the
+ * history), their subscriptions and the coupons they redeemed, oldest first.
+ */
+export async function ownerBillingData(db: BillingDb, userId: string) {
+  const grants = await db
+    .selectFrom('billing_grants')
+    .select(['kind', 'days', 'amount_cents', 'currency', 'source', 'expires_after', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute();
+  const subscriptions = await db
+    .selectFrom('billing_subscriptions')
+    .select(['id', 'status', 'cancel_at_period_end', 'current_period_end', 'updated_at'])
+    .where('user_id', '=', userId)
+    .orderBy('event_created')
+    .execute();
+  const coupons = await db
+    .selectFrom('billing_coupon_redemptions as r')
+    .innerJoin('billing_coupons as c', 'c.id', 'r.coupon_id')
+    .select(['c.code', 'c.days', 'r.created_at'])
+    .where('r.user_id', '=', userId)
+    .orderBy('r.created_at')
+    .execute();
+  return { grants, subscriptions, coupons };
+}

@@ -25,6 +25,7 @@ import {
   RedeemBody,
 } from './api.ts';
 import { redeemCoupon } from './coupons.ts';
+import { operatorBillingRoutes } from './operator-routes.ts';
 import { customDaysProblem } from './plans.ts';
 import {
   applySubscriptionState,
@@ -50,6 +51,7 @@ export function billingRoutes(deps: BillingRouteDeps): FastifyPluginAsync {
   return async (app) => {
     await app.register(ownerRoutes(deps));
     await app.register(webhookRoute(deps));
+    await app.register(operatorBillingRoutes(deps.ctx));
   };
 }
 

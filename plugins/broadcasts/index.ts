@@ -17,7 +17,15 @@ import {
 import { PRESETS, type RecordingEffects, VOICE_SEND_ERROR } from '../audio-effects/api.ts';
 import { BroadcastsAnswer, NOTHING_TO_SEND } from './api.ts';
 import { migrations } from './migrations.ts';
-import { type BroadcastsDb, broadcastsDb, createBroadcast, findBotFile, listBroadcasts } from './queries.ts';
+import {
+  type BroadcastsDb,
+  broadcastsDb,
+  createBroadcast,
+  findBotFile,
+  listBroadcasts,
+  ownerBroadcasts,
+  recipientsByStatus,
+} from './queries.ts';
 import { broadcastHandler, broadcastJob } from './sender.ts';
 
 /** Spec 001 §8 Broadcast and voice. */
@@ -159,6 +167,18 @@ export function createBroadcastsPlugin(deps: { effects: BroadcastEffects }): Fea
       return {
         jobs: [pluginJob(broadcastJob, broadcastHandler(ctx, db))],
         routes: { prefix: '', plugin: routes(ctx, db, deps.effects) },
+        // Issue 26 §5: the owner's broadcasts in their export (the tables cascade on deletion).
+        ownerData: { export: async (ownerId) => ({ broadcasts: await ownerBroadcasts(db, ownerId) }) },
+        // Issue 26 §3: delivery progress on /metrics, read here (the engine never reads these tables).
+        metrics: [
+          {
+            name: 'charla_broadcast_recipients',
+            help: 'Broadcast deliveries by state (the broadcasts plugin)',
+            labelNames: ['state'],
+            collect: async () =>
+              (await recipientsByStatus(db)).map((r) => ({ labels: { state: r.status }, value: r.n })),
+          },
+        ],
       };
     },
   });

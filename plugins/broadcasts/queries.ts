@@ -257,3 +257,52 @@ export async function findBotFile(db: BroadcastsDb, chatbotId: string, fileId: s
     .where('id', '=', fileId)
     .executeTakeFirst();
 }
+
+/**
+ * Every broadcast of an owner's bots with its recipients, for their data export (issue 26 §5),
+ * oldest first; a recorded voice note is named (`has_voice`), not included.
+ */
+export async function ownerBroadcasts(db: BroadcastsDb, ownerId: string) {
+  const broadcasts = await db
+    .selectFrom('broadcasts as b')
+    .innerJoin('chatbots as c', 'c.id', 'b.chatbot_id')
+    .select([
+      'b.id',
+      'b.chatbot_id',
+      'b.text',
+      'b.file_id',
+      'b.preset',
+      'b.status',
+      'b.total',
+      'b.created_at',
+      'b.finished_at',
+      sql<boolean>`b.voice IS NOT NULL`.as('has_voice'),
+    ])
+    .where('c.user_id', '=', ownerId)
+    .orderBy('b.created_at')
+    .execute();
+  const recipients =
+    broadcasts.length === 0
+      ? []
+      : await db
+          .selectFrom('broadcast_recipients')
+          .select(['broadcast_id', 'channel', 'chat_id', 'status', 'error', 'sent_at'])
+          .where(
+            'broadcast_id',
+            'in',
+            broadcasts.map((b) => b.id),
+          )
+          .execute();
+  return broadcasts.map((b) => ({ ...b, recipients: recipients.filter((r) => r.broadcast_id === b.id) }));
+}
+
+/** Broadcast deliveries of every bot by recipient status, for `/metrics` (issue 26 §3). */
+export async function recipientsByStatus(
+  db: BroadcastsDb,
+): Promise<Array<{ status: RecipientStatus; n: number }>> {
+  return db
+    .selectFrom('broadcast_recipients')
+    .select(['status', sql<number>`count(*)::int`.as('n')])
+    .groupBy('status')
+    .execute();
+}

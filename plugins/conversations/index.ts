@@ -30,7 +30,13 @@ import {
   recordForwards,
 } from './phone.ts';
 import { phoneRoutes } from './phone-routes.ts';
-import { type ConversationsDb, conversationsDb, findState, saveState } from './queries.ts';
+import {
+  type ConversationsDb,
+  conversationsDb,
+  findState,
+  ownerConversationsData,
+  saveState,
+} from './queries.ts';
 import { conversationRoutes } from './routes.ts';
 import { TurnStateCache } from './turn-state.ts';
 
@@ -128,6 +134,8 @@ export function createConversationsPlugin(deps: { effects: RecordingEffects }): 
             return undefined;
           },
         ],
+        // Issue 26 §5: conversation states and the linked phone in the owner's export (tables cascade).
+        ownerData: { export: (ownerId) => ownerConversationsData(db, ownerId) },
         routes: {
           prefix: '',
           plugin: async (app) => {

@@ -170,3 +170,24 @@ export function attachmentOf(meta: unknown): StoredTurnMeta['attachment'] {
     ? ((meta as StoredTurnMeta).attachment ?? null)
     : null;
 }
+
+/**
+ * What the conversations plugin keeps of an owner's bots, for their data export (issue 26 §5): the
+ * state of each conversation (paused, read up to) and the phone linked to each bot (no link code).
+ */
+export async function ownerConversationsData(db: ConversationsDb, ownerId: string) {
+  const states = await db
+    .selectFrom('conversation_state as s')
+    .innerJoin('chatbots as b', 'b.id', 's.chatbot_id')
+    .selectAll('s')
+    .where('b.user_id', '=', ownerId)
+    .execute();
+  const phones = await db
+    .selectFrom('conversation_owner_phones as p')
+    .innerJoin('chatbots as b', 'b.id', 'p.chatbot_id')
+    .select(['p.chatbot_id', 'p.channel', 'p.chat_id', 'p.linked_at'])
+    .where('b.user_id', '=', ownerId)
+    .where('p.linked_at', 'is not', null)
+    .execute();
+  return { states, phones };
+}

@@ -2,6 +2,7 @@ import { definePlugin, type FeaturePlugin, pluginJob } from '../../engine/regist
 import { calendarName } from './config.ts';
 import { reservationDialogue } from './dialogue.ts';
 import { migrations } from './migrations.ts';
+import { ownerReservations } from './owner-queries.ts';
 import { findBotBasics, reservationsDb } from './queries.ts';
 import { reminderHandler, reminderJob } from './reminders.ts';
 import { reservationRoutes } from './routes.ts';
@@ -53,6 +54,8 @@ export function createReservationsPlugin(): FeaturePlugin {
           ),
         ],
         routes: { prefix: '', plugin: reservationRoutes(ctx, db, bookings) },
+        // Issue 26 §5: the owner's calendars and bookings in their export (the tables cascade on deletion).
+        ownerData: { export: (ownerId) => ownerReservations(db, ownerId) },
       };
     },
   });

@@ -63,3 +63,24 @@ export async function deleteReservation(db: ReservationsDb, chatbotId: string, i
     .executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
+
+/**
+ * Every calendar and booking of an owner's bots, for their data export (issue 26 §5), soonest
+ * first.
+ */
+export async function ownerReservations(db: ReservationsDb, ownerId: string) {
+  const calendars = await db
+    .selectFrom('reservation_config as c')
+    .innerJoin('chatbots as b', 'b.id', 'c.chatbot_id')
+    .select(['c.chatbot_id', 'c.config', 'c.updated_at'])
+    .where('b.user_id', '=', ownerId)
+    .execute();
+  const bookings = await db
+    .selectFrom('reservations_v1 as r')
+    .innerJoin('chatbots as b', 'b.id', 'r.chatbot_ref')
+    .selectAll('r')
+    .where('b.user_id', '=', ownerId)
+    .orderBy('r.starts_at')
+    .execute();
+  return { calendars, bookings };
+}

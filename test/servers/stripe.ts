@@ -2,8 +2,9 @@
  * A local server that speaks the Stripe API's documented wire format (https://docs.stripe.com/api):
  * `application/x-www-form-urlencoded` bodies with bracketed keys as the `stripe` SDK sends them
  * (`line_items[0][price_data][unit_amount]=90`), `Authorization: Bearer <secret key>`, JSON answers,
- * and errors as `{"error":{"type","message","code"}}` with Stripe's status codes. It covers the two
- * calls Charla makes — `POST /v1/checkout/sessions` and `POST /v1/subscriptions/:id` — records every
+ * and errors as `{"error":{"type","message","code"}}` with Stripe's status codes. It covers the
+ * calls Charla makes — `POST /v1/checkout/sessions`, `POST /v1/subscriptions/:id` and
+ * `DELETE /v1/subscriptions/:id` (an account deleted, issue 26 §5) — records every
  * request so tests assert what Charla sent, and builds the objects and events Stripe would send
  * afterwards (a completed session, its subscription and invoices, renewals) for webhook tests.
  * `GET /c/pay/:id` is a stand-in for Stripe's hosted checkout page (the dashboard redirects there).
@@ -264,6 +265,17 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     const p = req.body as Record<string, unknown>;
     if (p.cancel_at_period_end !== undefined) sub.cancel_at_period_end = p.cancel_at_period_end === 'true';
+    return sub;
+  });
+
+  // Cancels a subscription at once (https://docs.stripe.com/api/subscriptions/cancel): a deleted account.
+  app.delete('/v1/subscriptions/:id', async (req, reply) => {
+    const sub = subscriptions.get((req.params as { id: string }).id);
+    if (!sub) {
+      const e = stripeError(404, 'invalid_request_error', 'No such subscription', 'resource_missing');
+      return reply.code(e.status).send(e.body);
+    }
+    sub.status = 'canceled';
     return sub;
   });
 

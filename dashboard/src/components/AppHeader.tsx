@@ -77,6 +77,15 @@ export function AppHeader() {
           <Link to="/main" className="flex items-center gap-2 font-semibold text-brand-800">
             <BrandMark />
           </Link>
+          {/* Issue 26 §6: the operator's screen, for owners with the operator role only. */}
+          {me?.operator ? (
+            <Link
+              to="/admin"
+              className="ml-auto rounded-lg px-2 py-1.5 text-sm font-semibold text-brand-700 hover:bg-slate-50"
+            >
+              {t('admin.menu')}
+            </Link>
+          ) : null}
           <details className="relative">
             <summary className="cursor-pointer list-none rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-800">
               {localPart}

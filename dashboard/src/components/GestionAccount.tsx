@@ -3,6 +3,7 @@
  * ("Días Restantes" / "Sin días"), the account's e-mail, id and state, the Telegram warning at 10
  * days or fewer without a renewing subscription, "Suscripción Activa" with the cancel-renewal
  * button (or the coupon field when no subscription renews), and the history of what added days.
+ * The owner's data (download, delete the account) is in GestionAccountData.tsx.
  */
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -2,8 +2,8 @@
  * `/gestion`, subscription and account management (spec 001 §2, §4, §5, §8, §9; issue 11): guarded.
  * The days counter and badge, the account's e-mail, id and state, the Telegram warning, "Suscripción
  * Activa" with the cancel-renewal button or the coupon field, the monthly and custom plan cards
- * (components/GestionPlans.tsx), the Facebots popup button, the history of what added days, and the
- * way back to /main. Back from Stripe (`?pago=ok|cancelado`) it shows the result; after a payment it
+ * (components/GestionPlans.tsx), the Facebots popup button, the history of what added days, the
+ * owner's data (download it, delete the account: issue 26 §5) and the way back to /main. Back from Stripe (`?pago=ok|cancelado`) it shows the result; after a payment it
  * reloads the status for a short while, until the webhook has added the days.
  * Mobile layout below 700 px (spec 001 §9): one column.
  */
@@ -12,6 +12,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DaysCard, History, SubscriptionOrCoupon } from '../components/GestionAccount.tsx';
+import { AccountData } from '../components/GestionAccountData.tsx';
 import { PlanCards } from '../components/GestionPlans.tsx';
 import { DirectoryLink, PageShell, PageTitle } from '../components/PageShell.tsx';
 import { Alert } from '../components/ui.tsx';
@@ -93,6 +94,7 @@ function Gestion() {
       ) : null}
 
       {status ? <History items={status.history} /> : null}
+      <AccountData />
     </PageShell>
   );
 }

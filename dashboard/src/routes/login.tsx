@@ -18,7 +18,7 @@ import {
 } from '../lib/auth.ts';
 import { enabled } from '../lib/features.ts';
 
-const MESSAGES = ['link-expirado', 'error-recovery', 'error-sesion'] as const;
+const MESSAGES = ['link-expirado', 'error-recovery', 'error-sesion', 'cuenta-eliminada'] as const;
 
 /** The query values /login understands; anything else is dropped. */
 function validateSearch(search: Record<string, unknown>): {

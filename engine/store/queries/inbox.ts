@@ -178,3 +178,41 @@ export async function pruneDoneUpdates(db: Kysely<Database>, before: Date): Prom
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * The newest updates that failed for good (issue 26 §6, the operator's "recent errors"): channel,
+ * bot, attempts, `last_error` (up to 1000 characters) and when it was given up, newest first.
+ * @param limit at most this many rows.
+ */
+export async function recentFailedUpdates(db: Kysely<Database>, limit = 20) {
+  return db
+    .selectFrom('channel_updates')
+    .select(['id', 'channel', 'chatbot_id', 'attempts', 'last_error', 'received_at', 'handled_at'])
+    .where('status', '=', 'failed')
+    .orderBy('handled_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The newest background jobs that failed for good (pg-boss `failed`, in the jobs schema that goes
+ * with the store's: engine/jobs `jobsSchemaOf`), newest first; empty before the job queue made its
+ * tables. `output` is pg-boss's record of the last error.
+ */
+export async function recentFailedJobs(
+  db: Kysely<Database>,
+  limit = 20,
+): Promise<Array<{ id: string; name: string; output: unknown; completed_on: Date | string | null }>> {
+  const { rows } = await sql<{ s: string; jobs: boolean }>`
+    select current_schema() as s,
+           to_regclass(case when current_schema() = 'public' then 'pgboss' else current_schema() || '_pgboss' end || '.job') is not null as jobs`.execute(
+    db,
+  );
+  const store = rows[0];
+  if (!store?.jobs) return [];
+  const schema = store.s === 'public' ? 'pgboss' : `${store.s}_pgboss`;
+  const res = await sql<{ id: string; name: string; output: unknown; completed_on: Date | string | null }>`
+    select id::text as id, name, output, completed_on from ${sql.table(`${schema}.job`)}
+     where state = 'failed' order by completed_on desc nulls last limit ${limit}`.execute(db);
+  return res.rows;
+}

@@ -56,8 +56,41 @@ export async function insertProfileIfMissing(
     .execute();
 }
 
-/** Deletes an owner and everything of theirs (bots, files rows, sessions); returns whether one existed. */
-export async function deleteOwner(db: Kysely<Database>, id: string): Promise<boolean> {
-  const res = await db.deleteFrom('owners').where('id', '=', id).executeTakeFirst();
-  return Number(res.numDeletedRows) > 0;
+/**
+ * Gives or takes an owner's operator role (issue 26 §6: /admin and `/api/operator/*`).
+ * @returns whether an owner with this id exists.
+ */
+export async function setOwnerOperator(
+  db: Kysely<Database>,
+  id: string,
+  operator: boolean,
+): Promise<boolean> {
+  const res = await db.updateTable('owners').set({ operator }).where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/**
+ * Every owner for the operator's overview (issue 26 §6), oldest first: the account, its profile's
+ * plan and expiry (spec 001 §3) and how many bots it has.
+ */
+export async function listOwnersOverview(db: Kysely<Database>) {
+  return db
+    .selectFrom('owners as o')
+    .leftJoin('user_profiles as p', 'p.user_id', 'o.id')
+    .select((eb) => [
+      'o.id',
+      'o.email',
+      'o.email_verified',
+      'o.operator',
+      'o.created_at',
+      'p.plan',
+      'p.expires_at',
+      eb
+        .selectFrom('chatbots as c')
+        .select((c) => c.fn.countAll<string>().as('n'))
+        .whereRef('c.user_id', '=', 'o.id')
+        .as('bots'),
+    ])
+    .orderBy('o.created_at')
+    .execute();
 }
