@@ -2,7 +2,7 @@
  * `charla serve` (migrate, then serve the API and files) and `charla start` (migrate, seed the demo,
  * serve: what `npm start` runs on a fresh machine).
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../engine/config.ts';
@@ -103,6 +103,8 @@ async function serve(options: ServeOptions): Promise<void> {
   const url = address.replace('[::1]', 'localhost');
   app.setBaseUrl(config.publicUrl ?? url);
   const infoFile = serverInfoPath(config.dataDir);
+  // On PostgreSQL with CHARLA_SECRET and S3 set, nothing else creates the data dir (issue 26).
+  mkdirSync(config.dataDir, { recursive: true });
   writeFileSync(infoFile, JSON.stringify({ url, pid: process.pid, store: app.store.kind }), { mode: 0o600 });
 
   if (!options.seed) demoBotId = await findDemoBotId(app);
