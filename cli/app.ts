@@ -263,11 +263,11 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
     };
     const { filePath, openFile } = storedFiles(storage);
     await registry.setup(
-      (plugin): Omit<PluginContext, 'settings'> => ({
+      (plugin): Omit<PluginContext, 'settings' | 'events'> => ({
         ...runtime,
         log: log.child({ plugin: plugin.id }),
         send: (target, message, sendOptions) => outbox.send(target, message, sendOptions),
-        capabilities: (channel) => registry.adapters.get(channel)?.capabilities ?? null,
+        capabilities: (channel) => registry.adapterFor(channel)?.capabilities ?? null,
         onMessages: (listener, listenOptions) =>
           store.listen(
             MESSAGES_CHANNEL,

@@ -6,14 +6,15 @@
  *   does not stream answers with the JSON directly;
  * - `POST /api/web/:key/voice`, a recording as multipart form data;
  * - `GET /api/web/:key/pushed/stream`, the messages the business sends the visitor, live
- *   (EventSource), and `GET /api/web/:key/pushed`, the same polled when the stream cannot open.
+ *   (EventSource), and `GET /api/web/:key/pushed`, the same polled when the stream cannot open;
+ * - `GET /api/web/:key/history`, a returning visitor's thread (issue 27 §3).
  *
  * A 403 means the bot is not available (the body may say why); any other non-OK answer is a
  * failure. Network errors are thrown to the caller. `api` is the key's base address
  * (`webApi` of widget/shared.ts).
  */
 import { randomId, readEvents } from './chat-util.ts';
-import type { FileRef, WidgetReply } from './shared.ts';
+import type { Attachment, FileRef, WidgetReply } from './shared.ts';
 
 /** What the server made of a visitor's message: its reply, a refusal (403) or a failure. */
 export type Outcome =
@@ -32,10 +33,16 @@ export interface Outgoing {
   sent: string[];
 }
 
-/** A message the business sent the visitor; `id` (decimal) orders them. */
+/**
+ * A message the business sent the visitor; `id` (decimal) orders them. Issue 27 §3: `from` says
+ * whether the owner wrote it (`name` is then the person shown), and it may carry a file.
+ */
 export interface PushedMessage {
   id: string;
   text: string;
+  from?: 'bot' | 'owner' | 'user';
+  name?: string | null;
+  attachment?: Attachment | null;
 }
 
 /** `GET /api/web/:key/pushed`: the messages the business sent since `after`, and the newest's mark. */
@@ -119,6 +126,15 @@ export async function pushedSince(
   after: string | null,
 ): Promise<Pushed | null> {
   const res = await fetch(`${api}/pushed?${pushedQuery(visitor, after)}`);
+  return res.ok ? ((await res.json()) as Pushed) : null;
+}
+
+/**
+ * `GET /api/web/:key/history` (issue 27 §3): the visitor's recent thread, the visitor's messages
+ * included (`from` user), oldest first, and the newest id; null when not OK.
+ */
+export async function historyOf(api: string, visitor: string): Promise<Pushed | null> {
+  const res = await fetch(`${api}/history?${pushedQuery(visitor, null)}`);
   return res.ok ? ((await res.json()) as Pushed) : null;
 }
 

@@ -17,6 +17,10 @@ export interface Message {
   attachment?: Attachment | null;
   /** A spoken reply (`data:audio/ogg;base64,…`); not kept across pages. */
   voice?: string | null;
+  /** Issue 27 §3: the owner's message, shown as this person (not the bot). */
+  person?: string | null;
+  /** A small centred note (the one-time "a person will reply"), not a bubble. */
+  note?: boolean;
 }
 
 /** What a tab keeps of its conversation. */

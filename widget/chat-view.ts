@@ -23,6 +23,9 @@ const FALLBACK_TEXTS: WidgetTexts = {
   record: 'Grabar un mensaje de voz',
   stopRecording: 'Detener y enviar',
   micError: 'No se pudo acceder al micrófono.',
+  team: 'Equipo de {business}',
+  person: 'Te atiende una persona',
+  personNote: 'Te responderá una persona en cuanto pueda.',
 };
 
 /** The character counter shows from this many characters on (80 % of the limit). */
@@ -102,7 +105,7 @@ export function showTexts(
   const { win, title, subtitle, avatar, closeButton, input, sendButton, micButton } = view;
   const name = config?.business_name ?? '';
   title.textContent = name || texts.title;
-  subtitle.textContent = texts.title;
+  subtitle.textContent = win.classList.contains('in') ? texts.person : texts.title;
   avatar.textContent = (name.trim()[0] ?? '•').toUpperCase();
   if (config?.lang) win.lang = config.lang;
   closeButton.setAttribute('aria-label', texts.close);
@@ -113,6 +116,15 @@ export function showTexts(
   micButton.setAttribute('aria-label', recording ? texts.stopRecording : texts.record);
   micButton.title = recording ? texts.stopRecording : texts.record;
   sendButton.title = texts.send;
+}
+
+/**
+ * Issue 27 §3: marks the header while a person answers (the bot is paused for this visitor): the
+ * subtitle says so (`texts.person`) instead of "Asistente IA".
+ */
+export function showPerson(view: ChatView, texts: WidgetTexts, on: boolean): void {
+  view.win.classList.toggle('in', on);
+  view.subtitle.textContent = on ? texts.person : texts.title;
 }
 
 /** Shows the counter "n/8000" from 80 % of the limit on, marked `full` at the limit. */
@@ -176,13 +188,15 @@ function fileNode(a: Attachment, host: string, texts: WidgetTexts, onLoad: () =>
  * address; `onLoad` runs when an image in it has loaded.
  */
 export function messageRow(m: Message, host: string, texts: WidgetTexts, onLoad: () => void): HTMLElement {
+  if (m.note) return h('div', { class: 'row note' }, m.text);
   const body = h('div', { class: `msg${m.error ? ' err' : ''}` });
+  if (m.person) body.append(h('p', { class: 'by' }, m.person));
   if (m.text) body.append(h('p', { class: 'text' }, m.text));
   const file = m.attachment ? fileNode(m.attachment, host, texts, onLoad) : null;
   if (file) body.append(file);
   if (m.voice?.startsWith('data:audio/'))
     body.append(h('audio', { controls: true, src: m.voice, class: 'voice', 'aria-label': texts.record }));
-  return h('div', { class: `row ${m.bot ? 'bot' : 'user'}` }, body);
+  return h('div', { class: `row ${m.bot ? 'bot' : 'user'}${m.person ? ' person' : ''}` }, body);
 }
 
 /** The row a streamed reply grows in (hidden from screen readers: the full reply follows). */

@@ -25,32 +25,33 @@
  *   `GET /api/web/:key/pushed/stream`, issue 26 §2), with a poll of `GET /api/web/:key/pushed`
  *   every 60 s as a backstop, or every 15 s when the stream cannot open. Each shows once (the
  *   newest shown id is kept in localStorage).
+ * - Issue 27 §3, takeover as the visitor sees it: the owner's messages show as a person (their name,
+ *   else "Equipo de <business>") in an amber bubble, with their file; while a person answers the
+ *   header says so; a quiet turn (the bot paused for this visitor) adds no bubble, only once the
+ *   note "Te responderá una persona". A tab with nothing kept restores the visitor's thread from
+ *   `GET /api/web/:key/history` (a new tab, the next day).
  * - Not available (service off, no days left): the window says so and the input stays disabled.
  *   A network failure or a non-OK answer adds a bot message with the configured error text.
  * - Accessible: a dialog labelled by the business name, a log of messages, a status for typing,
  *   focus to the input 300 ms after opening, Escape closes and gives focus back to the button.
  *
  * This file holds the window's behaviour; its parts: chat-view.ts (the DOM), chat-net.ts (the
- * server's routes), chat-voice.ts (the microphone), chat-store.ts (what the browser keeps) and
+ * server's routes), chat-pushed.ts (what the business sends), chat-voice.ts (the microphone),
+ * chat-store.ts (what the browser keeps) and
  * chat-util.ts (small helpers).
  */
 
-import {
-  type Outcome,
-  type PushedMessage,
-  postMessage,
-  postVoice,
-  pushedSince,
-  pushedStream,
-} from './chat-net.ts';
+import { type Outcome, type PushedMessage, postMessage, postVoice } from './chat-net.ts';
+import { pushedListener, serverMessage } from './chat-pushed.ts';
 import { keptConversation, type Message, pushedMark } from './chat-store.ts';
-import { newerId, visitorId } from './chat-util.ts';
+import { visitorId } from './chat-util.ts';
 import {
   buildWindow,
   choiceGroup,
   fitInput,
   messageRow,
   showCount,
+  showPerson,
   showTexts,
   showTyping,
   streamingRow,
@@ -72,10 +73,6 @@ declare const __CHAT_CSS__: string;
 
 /** Spec 001 §9 timings. */
 const FOCUS_DELAY_MS = 300;
-/** How often an open window asks for messages the business sent when its live stream cannot open, ms. */
-const PUSHED_POLL_MS = 15_000;
-/** How often it asks while the stream is open: a backstop for an event lost on the way, ms. */
-const PUSHED_BACKSTOP_MS = 60_000;
 
 /** Mounts the chat window in the widget's shadow root (hidden until {@link ChatWindow.open}). */
 export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
@@ -84,9 +81,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   const api = webApi(host, key);
   const visitor = visitorId(key);
   const keptSlot = keptConversation(key);
-  const pushedSlot = pushedMark(key);
-  let pushedTimer: ReturnType<typeof setInterval> | undefined;
-  let closeStream: (() => void) | null = null;
+  const pushed = pushedListener(api, visitor, pushedMark(key), showPushed);
 
   let config = context.config;
   let texts = textsOf(config);
@@ -100,6 +95,8 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   let focusTimer: ReturnType<typeof setTimeout> | undefined;
   let streamed: HTMLElement | null = null;
   let choices: HTMLElement | null = null;
+  /** Whether this pause's note "a person will reply" was shown (issue 27 §3). */
+  let noted = false;
 
   // The window; a browser without a microphone API gets no microphone button.
   const view = buildWindow(canRecord());
@@ -198,8 +195,13 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       offered = kept.offered ?? [];
       sent = kept.sent ?? [];
       if (last && offered.length) offer(offered, last);
-    } else if (config.available) {
-      add({ text: config.greeting, bot: true });
+    } else {
+      if (config.available) add({ text: config.greeting, bot: true });
+      // Issue 27 §3: a returning visitor (a new tab, the next day) sees their thread again.
+      const past = await pushed.history();
+      for (const m of past) add(serverMessage(m, config.person));
+      if (past.filter((m) => m.from !== 'user').at(-1)?.from === 'owner') answering(true);
+      if (past.length) keep();
     }
     if (!config.available) unavailable(config.unavailableText ?? texts.error);
   }
@@ -217,56 +219,32 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     return null;
   }
 
-  /** Shows messages the business sent this visitor that were not shown yet (the stream and the poll may both bring one). */
+  /** Shows messages the business sent this visitor (an owner's as a person: issue 27 §3). */
   function showPushed(list: PushedMessage[]): void {
-    let shown = false;
     for (const m of list) {
-      if (!newerId(m.id, pushedSlot.get())) continue;
-      add({ text: m.text, bot: true });
-      pushedSlot.set(m.id);
-      shown = true;
+      add(serverMessage(m, config?.person));
+      if (m.from === 'owner') answering(true);
     }
-    if (shown) keep();
+    keep();
   }
 
-  /** Shows what the business sent this visitor since the last look (a reminder, an owner's reply). */
-  async function fetchPushed(): Promise<void> {
-    if (!config?.available) return;
-    try {
-      const body = await pushedSince(api, visitor, pushedSlot.get());
-      if (body) showPushed(body.messages);
-    } catch {
-      // offline for a moment: the next look gets them
-    }
+  /** Issue 27 §3: the header says a person answers (an owner's message, a quiet turn) or the bot. */
+  function answering(on: boolean): void {
+    if (!on) noted = false;
+    showPerson(view, texts, on);
   }
 
-  /** Listens for pushed messages while the window is open: the live stream and a backstop poll. */
+  /** A quiet turn (the owner took over): no bubble; the first time, a note that a person will reply. */
+  function quiet(): void {
+    answering(true);
+    if (!noted) add({ text: texts.personNote, bot: true, note: true });
+    noted = true;
+  }
+
+  /** Listens for pushed messages while the window is open (not while the bot is unavailable). */
   function listen(): void {
-    unlisten();
-    if (!config?.available) return;
-    const poll = (ms: number) => {
-      clearInterval(pushedTimer);
-      pushedTimer = setInterval(() => void fetchPushed(), ms);
-    };
-    poll(PUSHED_BACKSTOP_MS);
-    closeStream = pushedStream(
-      api,
-      visitor,
-      pushedSlot.get(),
-      (m) => showPushed([m]),
-      () => {
-        // No stream (an old browser, a refusal): poll as before.
-        poll(PUSHED_POLL_MS);
-        void fetchPushed();
-      },
-    );
-  }
-
-  /** Stops listening for pushed messages (the window closed). */
-  function unlisten(): void {
-    closeStream?.();
-    closeStream = null;
-    clearInterval(pushedTimer);
+    pushed.unlisten();
+    if (config?.available) pushed.listen();
   }
 
   /** Sends a text message (ignored when empty or when a reply is pending) and shows the reply as it streams. */
@@ -286,6 +264,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       streamed = null;
       const answer = replyOf(outcome);
       if (!answer) return;
+      if (answer.silent) return quiet();
       showAnswer(answer);
       if (!isOpen) launcher.setUnread(true);
     } catch {
@@ -303,6 +282,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
 
   /** Shows the bot's answer and offers the files it lists; returns the answer's row. */
   function showAnswer(answer: WidgetReply): HTMLElement {
+    answering(false);
     const row = add({
       text: answer.reply,
       bot: true,
@@ -328,6 +308,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       const heard = `🎤 ${answer.heard && !answer.heard.startsWith('[') ? answer.heard : ''}`.trim();
       mine.querySelector('.text')!.textContent = heard;
       messages[messages.length - 1]!.text = heard;
+      if (answer.silent) return quiet();
       const row = showAnswer(answer);
       // The visitor just spoke: play the answer (the click on the microphone allows it).
       void row
@@ -361,7 +342,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     clearTimeout(focusTimer);
     if (!isOpen) return;
     isOpen = false;
-    unlisten();
+    pushed.unlisten();
     win.hidden = true;
     launcher.setOpen(false);
     launcher.focus();

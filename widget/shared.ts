@@ -26,6 +26,8 @@ export interface WidgetConfig {
   /** What the window says when the bot is not available. */
   unavailableText: string | null;
   texts: WidgetTexts;
+  /** Issue 27 §3: who the visitor sees when the owner writes (their name, else "Equipo de …"). */
+  person?: string;
 }
 
 /** `POST /api/web/:key/message` (the `done` event of the stream). */
@@ -36,6 +38,8 @@ export interface WidgetReply {
   contenedorEmpatico: { archivos: ArchivosBlock };
   offline: boolean;
   duplicate: boolean;
+  /** True when the bot stayed quiet (a person took the conversation over): nothing to show. */
+  silent?: boolean;
   /** The visitor's message as the bot understood it (a voice message's transcript). */
   heard?: string;
   /** The reply as a voice note (`data:audio/ogg;base64,…`) when the bot speaks. */

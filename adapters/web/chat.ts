@@ -7,6 +7,7 @@ import { LANG_CODES, languageCode } from '../../engine/schemas.ts';
 import { recordWidgetSeen } from '../../engine/store/queries/chatbots.ts';
 import { ChatMessageBody, ChatMessageReply, mentionId } from './contract.ts';
 import { gateTurn } from './gate.ts';
+import { personLabel } from './queries.ts';
 import { availability, botByKey, cors, ErrorBody, PUBLIC_CORS, widgetSiteOrigin } from './shared.ts';
 import { WIDGET_TEXTS, WidgetTextsSchema } from './texts.ts';
 import { answerTurn, chatReply, runTurn } from './turn-http.ts';
@@ -79,6 +80,11 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
                 'True while no LLM is configured: replies come from the offline responder (issue 10 §6).',
               ),
             texts: WidgetTextsSchema,
+            person: z
+              .string()
+              .describe(
+                'Issue 27 §3: who the visitor sees when the owner writes (the owner’s name, else "Equipo de <business>").',
+              ),
           }),
           404: ErrorBody,
         },
@@ -101,6 +107,7 @@ export function webChatRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
           ...(await availability(ctx(), bot)),
           offline: ctx().offline,
           texts: WIDGET_TEXTS[lang],
+          person: await personLabel(ctx().db, bot),
         };
       },
     );

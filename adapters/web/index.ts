@@ -30,6 +30,8 @@ export function createWebAdapter(): ChannelAdapter {
     id: WEB,
     // Voice notes: a spoken reply goes back inline with the answer (voice.ts); pushed messages carry text.
     capabilities: { maxTextLength: 20_000, voiceNotes: true, choices: true, streaming: true, push: true },
+    // The IALanding's visitors (channel `ialanding`) get owners' replies the same way (issue 27 §3).
+    alsoServes: ['ialanding'],
     async start(context) {
       ctx = context;
     },

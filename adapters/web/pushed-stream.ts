@@ -24,6 +24,7 @@ import { addressKey } from '../../engine/rate-limits.ts';
 import type { ChannelContext } from '../../engine/registry/index.ts';
 import { MESSAGES_CHANNEL } from '../../engine/store/queries/messages.ts';
 import { MAX_PUSHED, PushedQuery, pushedMessages, pushedView, refuseTooMany } from './pushed.ts';
+import { personLabel } from './queries.ts';
 import { botByKey } from './shared.ts';
 import { TOO_MANY_TEXTS } from './texts.ts';
 
@@ -149,6 +150,7 @@ export function pushedStreamRoutes(ctx: () => ChannelContext, wakes: VisitorWake
       },
       async (req, reply) => {
         const bot = await botByKey(ctx(), req.params.key);
+        const person = await personLabel(ctx().db, bot);
         const address = addressKey(req.ip);
         const count = open.get(address) ?? 0;
         if (count >= MAX_STREAMS_PER_ADDRESS) {
@@ -192,7 +194,7 @@ export function pushedStreamRoutes(ctx: () => ChannelContext, wakes: VisitorWake
                 for (const row of rows) {
                   if (ended) return;
                   reply.raw.write(
-                    `id: ${row.id}\nevent: pushed\ndata: ${JSON.stringify(pushedView(row))}\n\n`,
+                    `id: ${row.id}\nevent: pushed\ndata: ${JSON.stringify(pushedView(row, person))}\n\n`,
                   );
                   cursor = row.id;
                 }

@@ -15,7 +15,9 @@ import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import { addressKey, admit } from '../../engine/rate-limits.ts';
 import type { ChannelContext } from '../../engine/registry/index.ts';
+import { Attachment } from '../../engine/schemas.ts';
 import type { Database } from '../../engine/store/database.ts';
+import { personLabel } from './queries.ts';
 import { botByKey, PUBLIC_CORS } from './shared.ts';
 import { TOO_MANY_TEXTS } from './texts.ts';
 
@@ -28,10 +30,10 @@ export const MAX_PUSHED = 20;
 export async function pushedMessages(
   db: Kysely<Database>,
   q: { chatbotId: string; visitorId: string; after: string | null },
-): Promise<Array<{ id: string; text: string; sender: 'user' | 'bot' | 'owner'; created_at: Date }>> {
+): Promise<StoredWebMessage[]> {
   let query = db
     .selectFrom('conversation_messages')
-    .select(['id', 'text', 'sender', 'created_at'])
+    .select(['id', 'text', 'sender', 'created_at', 'meta'])
     .where('chatbot_id', '=', q.chatbotId)
     // The widget's conversation and the IALanding's share the browser's visitor id.
     .where('channel', 'in', ['web', 'ialanding'])
@@ -43,7 +45,36 @@ export async function pushedMessages(
     ? query.where('id', '>', q.after)
     : query.where('created_at', '>=', sql<Date>`now() - make_interval(secs => ${PUSHED_LOOKBACK_MS / 1000})`);
   const rows = await query.orderBy('id').limit(MAX_PUSHED).execute();
-  return rows.map((r) => ({ ...r, id: String(r.id), created_at: new Date(r.created_at) }));
+  return rows.map(storedWebMessage);
+}
+
+/** A stored message of a web visitor's conversation as the web routes read it. */
+export interface StoredWebMessage {
+  id: string;
+  text: string;
+  sender: 'user' | 'bot' | 'owner';
+  created_at: Date;
+  /** The file sent with it (an owner's file, a bot's SEND), when it had one. */
+  attachment: z.infer<typeof Attachment> | null;
+}
+
+/** A `conversation_messages` row (with `meta`) as {@link StoredWebMessage}. */
+export function storedWebMessage(r: {
+  id: string | number | bigint;
+  text: string;
+  sender: 'user' | 'bot' | 'owner';
+  created_at: Date | string;
+  meta: unknown;
+}): StoredWebMessage {
+  const meta = r.meta as { attachment?: unknown } | null;
+  const attachment = Attachment.safeParse(meta?.attachment);
+  return {
+    id: String(r.id),
+    text: r.text,
+    sender: r.sender,
+    created_at: new Date(r.created_at),
+    attachment: attachment.success ? attachment.data : null,
+  };
 }
 
 /** The query of the pushed routes: the browser's visitor id and the last message id it has. */
@@ -55,22 +86,29 @@ export const PushedQuery = z.object({
     .optional(),
 });
 
-/** One pushed message as the widget reads it (`from` bot or owner; `at` ISO time). */
+/**
+ * One pushed message as the widget reads it (`from` bot or owner; `at` ISO time). Issue 27 §3: an
+ * owner's message carries `name`, the person the visitor sees (the owner's name, else "Equipo de
+ * <business>" in the bot's language; null for the bot), and its file as `attachment`.
+ */
 export const PushedMessage = z.object({
   id: z.string(),
   text: z.string(),
   from: z.enum(['bot', 'owner']),
+  name: z.string().nullable(),
+  attachment: Attachment.nullable(),
   at: z.string(),
 });
 
-/** A stored pushed message as {@link PushedMessage}. */
-export function pushedView(
-  row: Awaited<ReturnType<typeof pushedMessages>>[number],
-): z.infer<typeof PushedMessage> {
+/** A stored pushed message as {@link PushedMessage}; `person` labels the owner's (see {@link personLabel}). */
+export function pushedView(row: StoredWebMessage, person: string): z.infer<typeof PushedMessage> {
+  const owner = row.sender === 'owner';
   return {
     id: row.id,
     text: row.text,
-    from: row.sender === 'owner' ? 'owner' : 'bot',
+    from: owner ? 'owner' : 'bot',
+    name: owner ? person : null,
+    attachment: row.attachment,
     at: row.created_at.toISOString(),
   };
 }
@@ -120,7 +158,11 @@ export function pushedRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod {
           visitorId: req.query.visitorId,
           after: req.query.after ?? null,
         });
-        return { messages: rows.map(pushedView), last: rows.at(-1)?.id ?? req.query.after ?? null };
+        const person = await personLabel(ctx().db, bot);
+        return {
+          messages: rows.map((r) => pushedView(r, person)),
+          last: rows.at(-1)?.id ?? req.query.after ?? null,
+        };
       },
     );
   };

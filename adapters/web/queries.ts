@@ -4,7 +4,9 @@
  * are shared with `charla seed` (engine/store/queries/ialandings.ts).
  */
 import type { Kysely } from 'kysely';
-import type { Database, Ialanding } from '../../engine/store/database.ts';
+import { languageCode } from '../../engine/schemas.ts';
+import type { Chatbot, Database, Ialanding } from '../../engine/store/database.ts';
+import { WIDGET_TEXTS } from './texts.ts';
 
 /** The active IALanding whose `column` is `value`, or undefined (spec 001 §7: with is_active). */
 function findActiveIalanding(
@@ -77,4 +79,22 @@ export async function findIalandingRedirect(
     .where('l.is_active', '=', true)
     .executeTakeFirst();
   return row?.slug;
+}
+
+/**
+ * Who a web visitor sees answering when the owner writes (issue 27 §3): the owner's name from their
+ * profile (`user_profiles.full_name`) when they set one, else "Equipo de <business name>" in the
+ * bot's language (`WIDGET_TEXTS[lang].team`).
+ */
+export async function personLabel(
+  db: Kysely<Database>,
+  bot: Pick<Chatbot, 'user_id' | 'business_name' | 'idioma'>,
+): Promise<string> {
+  const profile = await db
+    .selectFrom('user_profiles')
+    .select('full_name')
+    .where('user_id', '=', bot.user_id)
+    .executeTakeFirst();
+  const name = profile?.full_name?.trim();
+  return name || WIDGET_TEXTS[languageCode(bot.idioma)].team.replace('{business}', bot.business_name);
 }

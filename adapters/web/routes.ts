@@ -11,6 +11,7 @@
  *   SSE). Gated and rate-limited by gate.ts.
  * - `GET /api/web/:key/pushed`: messages sent to a visitor without them asking (reminders, replies),
  *   and `GET /api/web/:key/pushed/stream`, the same live as Server-Sent Events (pushed-stream.ts).
+ * - `GET /api/web/:key/history`: a returning visitor's recent messages (history.ts, issue 27 §3).
  * - `GET /api/ialanding/:slug`: the public IALanding: business, greeting, availability and files.
  * - `GET /widget.js`, `GET /widget/*`: the embeddable widget's files (built into dist/widget).
  * - `GET /ialanding/:slug` (a page): the dashboard's HTML with the landing's title, description and
@@ -22,6 +23,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ChannelContext } from '../../engine/registry/index.ts';
 import { botChatRoutes } from './bot-chat.ts';
 import { webChatRoutes } from './chat.ts';
+import { historyRoutes } from './history.ts';
 import { ialandingRoutes } from './ialanding.ts';
 import { webOwnerRoutes } from './owner.ts';
 import { pushedRoutes } from './pushed.ts';
@@ -37,6 +39,7 @@ export function webRoutes(ctx: () => ChannelContext, wakes: VisitorWakes): Fasti
     await app.register(webChatRoutes(ctx));
     await app.register(pushedRoutes(ctx));
     await app.register(pushedStreamRoutes(ctx, wakes));
+    await app.register(historyRoutes(ctx));
     await app.register(ialandingRoutes(ctx));
     await app.register(widgetFileRoutes(ctx));
     await app.register(webOwnerRoutes(ctx));

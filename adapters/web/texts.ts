@@ -30,6 +30,12 @@ export const WidgetTextsSchema = z.object({
   stopRecording: z.string(),
   /** When the browser gives no microphone. */
   micError: z.string(),
+  /** Issue 27 §3: who answers when the owner writes and set no name; `{business}` is the business name. */
+  team: z.string(),
+  /** The header's subtitle while a person answers (the bot is paused for this visitor). */
+  person: z.string(),
+  /** Said once when the visitor writes while a person answers (the bot stays quiet). */
+  personNote: z.string(),
 });
 export type WidgetTexts = z.infer<typeof WidgetTextsSchema>;
 
@@ -46,6 +52,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     record: 'Grabar un mensaje de voz',
     stopRecording: 'Detener y enviar',
     micError: 'No se pudo acceder al micrófono.',
+    team: 'Equipo de {business}',
+    person: 'Te atiende una persona',
+    personNote: 'Te responderá una persona en cuanto pueda.',
   },
   en: {
     title: 'AI assistant',
@@ -59,6 +68,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     record: 'Record a voice message',
     stopRecording: 'Stop and send',
     micError: 'Could not access the microphone.',
+    team: '{business} team',
+    person: 'A person is answering',
+    personNote: 'A person will reply as soon as they can.',
   },
   fr: {
     title: 'Assistant IA',
@@ -72,6 +84,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     record: 'Enregistrer un message vocal',
     stopRecording: 'Arrêter et envoyer',
     micError: 'Impossible d’accéder au micro.',
+    team: 'Équipe de {business}',
+    person: 'Une personne vous répond',
+    personNote: 'Une personne vous répondra dès que possible.',
   },
   de: {
     title: 'KI-Assistent',
@@ -85,6 +100,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     record: 'Sprachnachricht aufnehmen',
     stopRecording: 'Beenden und senden',
     micError: 'Kein Zugriff auf das Mikrofon.',
+    team: 'Team von {business}',
+    person: 'Ein Mensch antwortet dir',
+    personNote: 'Ein Mensch antwortet dir, sobald er kann.',
   },
   it: {
     title: 'Assistente IA',
@@ -98,6 +116,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     record: 'Registra un messaggio vocale',
     stopRecording: 'Ferma e invia',
     micError: 'Impossibile accedere al microfono.',
+    team: 'Team di {business}',
+    person: 'Ti risponde una persona',
+    personNote: 'Una persona ti risponderà appena possibile.',
   },
   ru: {
     title: 'ИИ-ассистент',
@@ -111,6 +132,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     record: 'Записать голосовое',
     stopRecording: 'Остановить и отправить',
     micError: 'Нет доступа к микрофону.',
+    team: 'Команда {business}',
+    person: 'Вам отвечает человек',
+    personNote: 'Вам ответит человек, как только сможет.',
   },
   hi: {
     title: 'AI सहायक',
@@ -124,6 +148,9 @@ export const WIDGET_TEXTS: Record<LangCode, WidgetTexts> = {
     record: 'वॉइस संदेश रिकॉर्ड करें',
     stopRecording: 'रोकें और भेजें',
     micError: 'माइक्रोफ़ोन तक पहुँच नहीं हो सकी।',
+    team: '{business} टीम',
+    person: 'एक व्यक्ति जवाब दे रहा है',
+    personNote: 'एक व्यक्ति जल्द ही आपको जवाब देगा।',
   },
 };
 

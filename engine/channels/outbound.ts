@@ -63,11 +63,11 @@ export class Outbox {
   constructor(private readonly deps: OutboxDeps) {}
 
   /**
-   * The adapter of a channel.
+   * The adapter of a channel (or the one serving it, `alsoServes`: `ialanding` → web, issue 27 §3).
    * @throws AppError BAD_REQUEST for an unknown channel.
    */
   adapter(channel: string): ChannelAdapter {
-    const adapter = this.deps.registry.adapters.get(channel);
+    const adapter = this.deps.registry.adapterFor(channel);
     if (!adapter) throw new AppError('BAD_REQUEST', `No existe el canal ${channel}.`);
     return adapter;
   }
@@ -107,7 +107,7 @@ export class Outbox {
    */
   async deliver(
     adapter: ChannelAdapter,
-    target: { chatbotId: string; chatId: string },
+    target: { chatbotId: string; chatId: string; channel?: string },
     message: OutboundMessage,
     options: DeliverOptions = {},
   ): Promise<{ message: OutboundMessage; receipt: SendReceipt | null }> {
@@ -126,7 +126,8 @@ export class Outbox {
       ...(inbound ? { inbound } : {}),
     });
     const receipt: SendReceipt = { messageIds: sent?.messageIds ?? [] };
-    if (options.record) await this.record(adapter.id, target, out, options.record);
+    // Stored under the conversation's own channel (an IALanding visitor's stays `ialanding`).
+    if (options.record) await this.record(target.channel ?? adapter.id, target, out, options.record);
     return { message: out, receipt };
   }
 

@@ -80,6 +80,12 @@ export interface ConnectionHealth {
 export interface ChannelAdapter<Config = unknown, Settings = unknown> {
   /** The channel id on conversation rows (`telegram`, `whatsapp`, `web`, …). */
   id: string;
+  /**
+   * Other channel ids on conversation rows whose followers this adapter reaches (issue 27 §3: the
+   * web adapter's `ialanding`, whose visitors get pushed messages like the widget's). The Outbox
+   * delivers to them through this adapter and stores the message under the row's own channel.
+   */
+  alsoServes?: readonly string[];
   capabilities: ChannelCapabilities;
   /**
    * The channel's settings, read from the environment (README lists each variable): parsed once

@@ -138,6 +138,17 @@ export class Registry {
     }
   }
 
+  /**
+   * The adapter that reaches followers of a conversation channel: the adapter of that id, or the
+   * one that declares it in `alsoServes` (issue 27 §3: `ialanding` → web); undefined when none.
+   */
+  adapterFor(channel: string): ChannelAdapter | undefined {
+    const own = this.adapters.get(channel);
+    if (own) return own;
+    for (const a of this.adapters.values()) if (a.alsoServes?.includes(channel)) return a;
+    return undefined;
+  }
+
   /** Plugins in dependency order (a plugin after the plugins it depends on). */
   ordered(): FeaturePlugin[] {
     const out: FeaturePlugin[] = [];

@@ -98,9 +98,18 @@ export function Landing({
     };
   }, [data.business_name, lang, t]);
 
-  // What the business sent the visitor (an owner's reply, a reminder) shows as it arrives.
+  // What the business sent the visitor (an owner's reply, a reminder) shows as it arrives; the
+  // owner's under their name (issue 27 §3), with its file.
   useEffect(() => {
-    if (chat.pushed) setItem({ type: 'text', title: data.business_name, description: chat.pushed.text });
+    const m = chat.pushed;
+    if (!m) return;
+    const title = m.person || data.business_name;
+    const a = m.attachment;
+    setItem(
+      a
+        ? { type: 'file', title, description: m.text, url: a.url, fileType: a.type }
+        : { type: 'text', title, description: m.text },
+    );
   }, [chat.pushed, data.business_name]);
 
   const reveal = () => {
@@ -181,9 +190,9 @@ export function Landing({
             <p className="flex items-center gap-1.5 text-xs text-slate-600">
               <span
                 aria-hidden="true"
-                className={`h-2 w-2 rounded-full ${data.available ? 'bg-emerald-500' : 'bg-slate-400'}`}
+                className={`h-2 w-2 rounded-full ${chat.person ? 'bg-amber-400' : data.available ? 'bg-emerald-500' : 'bg-slate-400'}`}
               />
-              {t('web.chat.assistant')}
+              {chat.person ? t('landing.person') : t('web.chat.assistant')}
             </p>
           </div>
         </div>

@@ -11,12 +11,23 @@
  *   files already sent as `archivosEnviados`, so a pick by number works (spec 000 §7).
  * - The IALanding's chat (`channel` `ialanding`) shows what the business sends the visitor (an
  *   owner's reply, a reminder) within about a second: `listenPushed` (lib/web-chat.ts, issue 26 §2).
+ * - Issue 27 §3: the owner's messages come as a person (`person`, their name or "Equipo de …");
+ *   `person` (the hook's) is true while a person answers; a quiet turn (the bot paused) adds no empty
+ *   answer, only, once per pause, the note `landing.personNote`; a returning visitor's IALanding
+ *   restores their thread from the server (`restoreThread`).
  */
 import type { TFunction } from 'i18next';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Attachment, FileRef, FileType, HistoryItem } from '../../../engine/schemas.ts';
 import { readEvents } from '../lib/sse.ts';
-import { knownVisitor, listenPushed, visitorId, type WebReply } from '../lib/web-chat.ts';
+import {
+  knownVisitor,
+  listenPushed,
+  type PushedMessage,
+  restoreThread,
+  visitorId,
+  type WebReply,
+} from '../lib/web-chat.ts';
 import { MediaPlayer } from './ChatBubble.tsx';
 
 /** One message of a web chat (spec 001 §3 "Chat message (client)"). */
@@ -29,6 +40,20 @@ export interface WebChatMessage {
   error?: boolean;
   /** The reply spoken (issue 15, "Respuestas de voz"): a `data:audio/ogg` address played inline. */
   voice?: string | null;
+  /** Issue 27 §3: the owner's message, shown as this person (not the bot). */
+  person?: string | null;
+  /** The note of a quiet turn ("a person will reply"), not an answer. */
+  note?: boolean;
+}
+
+/** A message from the server (pushed or restored) as a chat message. */
+function serverMessage(m: PushedMessage): WebChatMessage {
+  return {
+    text: m.text,
+    isBot: m.from !== 'user',
+    attachment: m.attachment ?? null,
+    ...(m.from === 'owner' ? { person: m.name ?? '' } : {}),
+  };
 }
 
 /** Messages kept as history for the next turn. */
@@ -49,18 +74,48 @@ export function useWebChat(chatKey: string | null, t: TFunction, channel: 'web' 
   const history = useRef<HistoryItem[]>([]);
   const [pushed, setPushed] = useState<WebChatMessage | null>(null);
   const [wrote, setWrote] = useState(false);
+  const [person, setPerson] = useState(false);
+  const noted = useRef(false);
+  /** A person answers (an owner's message, a quiet turn) or the bot again (issue 27 §3). */
+  const answering = useCallback((on: boolean) => {
+    if (!on) noted.current = false;
+    setPerson(on);
+  }, []);
 
   // The IALanding listens for what the business sends (the owner's try-out window does not), once
-  // the visitor has written here or before: a first visit that only reads holds no stream.
+  // the visitor has written here or before: a first visit that only reads holds no stream. A
+  // returning visitor's thread is restored first (issue 27 §3), so the stream starts after it.
   const live = channel === 'ialanding' && !!chatKey && (wrote || knownVisitor(chatKey));
+  const returning = useRef<boolean | null>(null);
+  returning.current ??= channel === 'ialanding' && !!chatKey && knownVisitor(chatKey);
   useEffect(() => {
     if (!live || !chatKey) return;
-    return listenPushed(chatKey, (m) => {
-      const message: WebChatMessage = { text: m.text, isBot: true };
+    let gone = false;
+    let stop: (() => void) | null = null;
+    const shown = (m: PushedMessage) => {
+      const message = serverMessage(m);
       setMessages((all) => [...all, message]);
       setPushed(message);
+      if (m.from === 'owner') answering(true);
+    };
+    const restore = returning.current ? restoreThread(chatKey) : Promise.resolve([]);
+    void restore.then((past) => {
+      if (gone) return;
+      returning.current = false;
+      if (past.length) setMessages((all) => [...past.map(serverMessage), ...all]);
+      const said = past.filter((m) => m.from !== 'user').at(-1);
+      // The owner wrote last: the IALanding shows that message, and that a person answers.
+      if (said?.from === 'owner') {
+        setPushed(serverMessage(said));
+        answering(true);
+      }
+      stop = listenPushed(chatKey, shown);
     });
-  }, [chatKey, live]);
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, [chatKey, live, answering]);
 
   const send = useCallback(
     async (text: string, shown = text): Promise<WebChatMessage | null> => {
@@ -112,14 +167,20 @@ export function useWebChat(chatKey: string | null, t: TFunction, channel: 'web' 
         }
         const reply = final as WebReply | null;
         if (failed || !reply) return answer({ text: t('chat.errors.message'), isBot: true, error: true });
+        history.current = [...history.current, { role: 'user', content: userMessage }];
+        if (reply.silent) {
+          // The owner took over: no empty answer; the first time, a note that a person will reply.
+          answering(true);
+          const note: WebChatMessage = { text: t('landing.personNote'), isBot: true, note: true };
+          if (!noted.current) setMessages((m) => [...m, note]);
+          noted.current = true;
+          return note;
+        }
+        answering(false);
         const { archivos } = reply.contenedorEmpatico;
         offered.current = archivos.action === 'LIST' ? archivos.lista : [];
         sent.current = reply.archivosEnviados;
-        history.current = [
-          ...history.current,
-          { role: 'user', content: userMessage },
-          { role: 'assistant', content: reply.reply },
-        ];
+        history.current = [...history.current, { role: 'assistant', content: reply.reply }];
         return answer({
           text: reply.reply,
           isBot: true,
@@ -135,10 +196,10 @@ export function useWebChat(chatKey: string | null, t: TFunction, channel: 'web' 
         setPending(false);
       }
     },
-    [chatKey, t, channel],
+    [chatKey, t, channel, answering],
   );
 
-  return { messages, pending, streaming, send, pushed };
+  return { messages, pending, streaming, send, pushed, person };
 }
 
 /** What a file view shows: a sent attachment or a library file. */

@@ -88,6 +88,8 @@ export interface WebReply {
   voice?: string | null;
   archivosEnviados: string[];
   contenedorEmpatico: { archivos: { action: 'SEND' | 'LIST' | 'NONE'; lista: FileRef[] } };
+  /** True when the bot stayed quiet (a person took the conversation over): `reply` is empty. */
+  silent?: boolean;
 }
 
 /**
@@ -100,11 +102,46 @@ export interface IalandingPageData {
   texts: import('./landing-texts.ts').Texts;
 }
 
-/** A message the business sent a web visitor (`GET /api/web/:key/pushed`); `id` orders them. */
+/**
+ * A message the business sent a web visitor (`GET /api/web/:key/pushed`); `id` orders them. Issue
+ * 27 §3: the owner's carries `name` (the person the visitor sees) and may carry a file; the thread
+ * of `GET /api/web/:key/history` has the visitor's own too (`from` user).
+ */
 export interface PushedMessage {
   id: string;
   text: string;
-  from: 'bot' | 'owner';
+  from: 'bot' | 'owner' | 'user';
+  name?: string | null;
+  attachment?: Attachment | null;
+}
+
+/** Moves the browser's pushed mark (`charla:<key>:pushed`) to `id` when it is newer. */
+function markPushed(slot: string, id: string): void {
+  try {
+    const last = localStorage.getItem(slot);
+    if (last === null || id.length > last.length || (id.length === last.length && id > last))
+      localStorage.setItem(slot, id);
+  } catch {
+    // not kept: the stream may show them again
+  }
+}
+
+/**
+ * A returning visitor's thread (issue 27 §3, `GET /api/web/:key/history`), oldest first, moving the
+ * pushed mark past it so {@link listenPushed} does not show those again; empty when there is none
+ * or the server cannot be reached.
+ */
+export async function restoreThread(key: string): Promise<PushedMessage[]> {
+  try {
+    const api = `/api/web/${encodeURIComponent(key)}`;
+    const res = await fetch(`${api}/history?visitorId=${encodeURIComponent(visitorId(key))}`);
+    if (!res.ok) return [];
+    const body = (await res.json()) as { messages: PushedMessage[]; last: string | null };
+    if (body.last) markPushed(`charla:${key}:pushed`, body.last);
+    return body.messages;
+  } catch {
+    return [];
+  }
 }
 
 /** How often the IALanding polls for pushed messages when its live stream cannot open, ms. */
