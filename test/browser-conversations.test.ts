@@ -3,7 +3,9 @@
  * demo seeded and its Telegram bot on the Bot API emulator: a follower's Telegram message appears
  * live on /usuarios-conversaciones (no reload), the owner answers from the screen and the follower
  * gets it, the bot stays quiet ("Bot pausado") for the follower's next message, and the screen
- * works at 375 px. Screenshots at 1280 and 375 px; axe finds nothing serious.
+ * works on a 390 px phone (issue 27 §4): no sideways scroll with a 500-character message in the
+ * list, the reply box in view, the phone link and the broadcast behind buttons. Screenshots at 1280
+ * and 390 px; axe finds nothing serious.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -176,25 +178,48 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       await context.close();
     });
 
-    it('works at 375 px: the list collapses once a follower is open', async () => {
-      const context = await browser.newContext({ viewport: { width: 375, height: 812 }, locale: 'es-ES' });
+    it('fits a 390 px phone: no sideways scroll with a 500-character message, the reply box in view', async () => {
+      const long = `${'Quería preguntar por la carta de alérgenos y los menús de grupo '.repeat(8)}`.slice(
+        0,
+        500,
+      );
+      await telegram.sendText(tgToken, { id: 5555, username: 'marta_larga' }, long);
+      await telegram.waitFor(() => replies(5555).length === 1);
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'es-ES' });
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
+      const scrollWidth = () => page.evaluate<number>('document.scrollingElement.scrollWidth');
       await signInAs(page, base, DEMO_EMAIL);
       await page.goto(`${base}/usuarios-conversaciones`);
-      await page.getByRole('button', { name: /lucia_m/ }).click();
-      await page
-        .getByRole('log', { name: 'Conversación' })
-        .getByText('¿Tenéis mesa para esta noche?')
-        .waitFor();
-      expect(await page.getByRole('button', { name: /lucia_m/ }).isVisible()).toBe(false);
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
-      await page.screenshot({ path: join(SHOTS, 'conversations-375.png'), fullPage: true });
+      await page.getByRole('button', { name: /marta_larga/ }).waitFor();
+      expect(await scrollWidth()).toBeLessThanOrEqual(390);
+      // The phone link and the broadcast wait behind their buttons.
+      expect(await page.getByRole('button', { name: 'Enviar a todos' }).isVisible()).toBe(false);
+      await page.screenshot({ path: join(SHOTS, 'conversations-list-390.png') });
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await page.getByRole('button', { name: /marta_larga/ }).click();
+      const log = page.getByRole('log', { name: 'Conversación' });
+      await log.getByText(long.slice(0, 40), { exact: false }).waitFor();
+      expect(await page.getByRole('button', { name: /marta_larga/ }).isVisible()).toBe(false);
+      expect(await scrollWidth()).toBeLessThanOrEqual(390);
+      const box = page.getByRole('textbox', { name: 'Tu respuesta' });
+      await expect.poll(() => box.boundingBox().then((b) => b!.y + b!.height)).toBeLessThanOrEqual(844);
+      expect(await box.boundingBox().then((b) => b!.y)).toBeGreaterThanOrEqual(0);
+      // Scrolled back to the top of the page, the reply box still sits at the bottom of the screen.
+      await page.evaluate('window.scrollTo(0, 0)');
+      expect(await box.boundingBox().then((b) => b!.y + b!.height)).toBeLessThanOrEqual(844);
+      await page.screenshot({ path: join(SHOTS, 'conversations-390.png') });
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole('button', { name: 'Ver seguidores' }).click();
       await page.getByRole('button', { name: /lucia_m/ }).waitFor();
+      // Read: her unread count is gone.
+      await expect
+        .poll(() => page.getByRole('button', { name: /marta_larga/ }).textContent())
+        .not.toMatch(/sin leer/);
 
       // Answer from the phone: the one-time deep link, opened in the owner's Telegram, links it.
+      await page.getByRole('button', { name: /Responde desde tu móvil/ }).click();
       await page.getByRole('button', { name: 'Vincular mi Telegram' }).click();
       const href = await page
         .getByRole('link', { name: 'Abrir Telegram y pulsar «Iniciar»' })
@@ -203,7 +228,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       expect(code, href ?? '').toBeTruthy();
       await telegram.sendText(tgToken, { id: 7777, username: 'pepe_dueno' }, `/start ${code}`);
       await page.getByText('✓ Tu Telegram está vinculado', { exact: false }).waitFor();
-      await page.screenshot({ path: join(SHOTS, 'conversations-phone-375.png') });
+      await page.screenshot({ path: join(SHOTS, 'conversations-phone-390.png') });
       expect(await seriousViolations(page)).toEqual([]);
       await context.close();
     });

@@ -4,11 +4,15 @@
  * messages) and is stored as the owner's; while the owner has taken over, the follower's messages
  * are stored and the bot says nothing, until the quiet period ends (the clock moves); a message
  * replayed after the resume is not answered; the list shows unread counts and searches by name;
- * the live stream tells the screen within a second; deleting a conversation removes it.
+ * the live stream tells the screen within a second; deleting a conversation removes it. Issue 27 §4:
+ * the list filters by channel and state and searches message texts on the server, names nameless
+ * web visitors "Visitante web n", keeps the owner's test chats apart (and out of the public
+ * Facebots count of responses), and unread counts clear when the owner reads.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markNeedsPerson } from '../plugins/conversations/status.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
@@ -353,5 +357,88 @@ describe.each(DIALECTS)('followers’ conversations on %s', (kind) => {
     await telegram.waitFor(() => botReplies(603).length === 1);
     await new Promise((r) => setTimeout(r, 300));
     expect(botReplies(OWNER_CHAT)).toHaveLength(4);
+  });
+
+  it('filters by channel and state, searches message texts, names web visitors, keeps test chats apart and out of the Facebots count', async () => {
+    type Row = {
+      channel: string;
+      userId: string;
+      name: string | null;
+      visitorNo: number | null;
+      status: string;
+      unread: number;
+    };
+    const list = async (query = '') =>
+      ((await inject('GET', `/api/conversations/${botId}${query}`)).json() as { followers: Row[] }).followers;
+    const turn = (channel: string, userId: string, text: string) =>
+      app.engine.handleTurn({
+        chatbotId: botId,
+        channel,
+        follower: { id: userId },
+        text,
+        messageId: `${userId}-${text}`,
+      });
+    await app.store.db.updateTable('chatbots').set({ is_public: true }).where('id', '=', botId).execute();
+    const responses = async () => {
+      const dir = (await (await app.http()).inject({ method: 'GET', url: '/api/facebots' })).json() as {
+        bots: Array<{ id: string; responses_count: number }>;
+      };
+      return dir.bots.find((b) => b.id === botId)!.responses_count;
+    };
+    await expect.poll(responses).toBeGreaterThan(0);
+    const before = await responses();
+
+    // The owner's test chats: answered, but not followers and not counted.
+    await turn('test', 'test-2', 'Prueba: ¿abrís el lunes?');
+    await turn('cli', 'cli-1', 'Prueba desde la terminal');
+    await new Promise((r) => setTimeout(r, 600)); // the batched count flushes every 250 ms
+    expect(await responses()).toBe(before);
+    const all = await list();
+    expect(all.map((f) => f.channel)).not.toContain('test');
+    expect(all.map((f) => f.channel)).not.toContain('cli');
+    expect((await list('?tests=1')).map((f) => f.userId)).toEqual(
+      expect.arrayContaining(['test-2', 'cli-1', 'test-1']),
+    );
+
+    // A real web visitor counts, and is named "Visitante web 2" (visitante-9 was the first).
+    await turn('web', 'visitante-20', '¿Tenéis menú sin gluten?');
+    await expect.poll(responses).toBe(before + 1);
+    const web = await list('?channel=web');
+    expect(web.map((f) => [f.userId, f.name, f.visitorNo])).toEqual([
+      ['visitante-20', null, 2],
+      ['visitante-9', null, 1],
+    ]);
+    expect(new Set(all.map((f) => f.channel))).toEqual(new Set(['telegram', 'web']));
+    expect((await list('?channel=telegram')).every((f) => f.channel === 'telegram')).toBe(true);
+    // Search reaches message texts, not only names.
+    expect((await list('?q=gluten')).map((f) => f.userId)).toEqual(['visitante-20']);
+    expect((await list('?q=GLUTEN&channel=telegram')).map((f) => f.userId)).toEqual([]);
+    const bad = await inject('GET', `/api/conversations/${botId}?channel=sms`);
+    expect(bad.statusCode).toBe(400);
+    expect((bad.json() as { error: string }).error).toBeTruthy();
+
+    // Unread until the owner reads the conversation.
+    expect(web[0]!.unread).toBe(1);
+    expect((await messagesOf('web', 'visitante-20')).messages).toHaveLength(2);
+    expect((await list('?channel=web'))[0]!.unread).toBe(0);
+
+    // States: open by default, set by the owner, or needs a person by the hand-off function.
+    expect(web.map((f) => f.status)).toEqual(['open', 'open']);
+    const set = await inject('POST', `/api/conversations/${botId}/status`, {
+      channel: 'web',
+      userId: 'visitante-20',
+      status: 'resolved',
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect((await messagesOf('web', 'visitante-20')) as unknown).toMatchObject({ status: 'resolved' });
+    await markNeedsPerson(app.store.db, { chatbotId: botId, channel: 'web', chatId: 'visitante-9' }, clock);
+    expect((await list('?status=needs_person')).map((f) => f.userId)).toEqual(['visitante-9']);
+    expect((await list('?status=resolved')).map((f) => f.userId)).toEqual(['visitante-20']);
+    const wrong = await inject('POST', `/api/conversations/${botId}/status`, {
+      channel: 'web',
+      userId: 'visitante-20',
+      status: 'archived',
+    });
+    expect(wrong.statusCode).toBe(400);
   });
 });

@@ -7,6 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Logger } from '../logger.ts';
+import { isTestChannel } from '../test-channels.ts';
 import type { Database } from './database.ts';
 import { addResponses, MESSAGES_CHANNEL, notifyMany } from './queries/messages.ts';
 
@@ -27,10 +28,11 @@ export class TurnSideEffects {
 
   /**
    * Records stored messages of one conversation: `replies` responses for the bot (default 1; 0 for
-   * a silent turn or an owner's message) and an event for its listeners.
+   * a silent turn or an owner's message; always 0 on the owner's test chats, issue 27 §4.5) and an
+   * event for its listeners.
    */
   record(turn: { chatbotId: string; channel: string; userId: string; replies?: number }): void {
-    const replies = turn.replies ?? 1;
+    const replies = isTestChannel(turn.channel) ? 0 : (turn.replies ?? 1);
     if (replies > 0) this.counts.set(turn.chatbotId, (this.counts.get(turn.chatbotId) ?? 0) + replies);
     const payload = JSON.stringify({ chatbotId: turn.chatbotId, channel: turn.channel, userId: turn.userId });
     this.events.set(payload, payload);

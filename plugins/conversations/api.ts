@@ -8,12 +8,29 @@ import { z } from 'zod';
 export const DEFAULT_QUIET_MINUTES = 30;
 export const QUIET_CHOICES = [10, 30, 60, 120, 480, 1440] as const;
 
+/**
+ * Issue 27 §4.4: a conversation is open, needs a person (the owner must step in; set by the owner
+ * or the hand-off detection, {@link import('./status.ts').markNeedsPerson}), or resolved.
+ */
+export const CONVERSATION_STATUSES = ['open', 'needs_person', 'resolved'] as const;
+export const ConversationStatus = z.enum(CONVERSATION_STATUSES);
+export type ConversationStatus = z.infer<typeof ConversationStatus>;
+
+/** Issue 27 §4.3: the channels the list filters by. */
+export const FILTER_CHANNELS = ['telegram', 'whatsapp', 'web', 'ialanding'] as const;
+
 /** One follower in the list (newest activity first). */
 export const FollowerRow = z.object({
   channel: z.string(),
   userId: z.string(),
   /** Username or name the channel gave, if any. */
   name: z.string().nullable(),
+  /**
+   * Issue 27 §4.2: a web or IALanding visitor without a name is "Visitante web {n}": n is small and
+   * stable per bot (the order in which the bot first saw its web visitors); null elsewhere.
+   */
+  visitorNo: z.number().int().nullable(),
+  status: ConversationStatus,
   lastText: z.string(),
   lastFrom: z.enum(['user', 'bot', 'owner']),
   /** ISO time of the last message. */
@@ -26,6 +43,18 @@ export const FollowerRow = z.object({
 export type FollowerRow = z.infer<typeof FollowerRow>;
 
 export const FollowersAnswer = z.object({ followers: z.array(FollowerRow) });
+
+/**
+ * `GET /api/conversations/:chatbotId` query (issue 27 §4.3, §4.5): `q` searches the name, the id
+ * and every message's text; `channel` and `status` filter; the owner's test chats only with `tests=1`.
+ */
+export const FollowersQuery = z.object({
+  q: z.string().trim().max(100).optional(),
+  channel: z.enum(FILTER_CHANNELS).optional(),
+  status: ConversationStatus.optional(),
+  tests: z.enum(['0', '1']).optional(),
+});
+export type FollowersQuery = z.infer<typeof FollowersQuery>;
 export type FollowersAnswer = z.infer<typeof FollowersAnswer>;
 
 /** One stored message as the conversation shows it. */
@@ -48,6 +77,8 @@ export const MessagesAnswer = z.object({
   quietMinutes: z.number().int(),
   /** Whether the follower's channel can receive an owner's message. */
   canReply: z.boolean(),
+  /** Issue 27 §4.4. */
+  status: ConversationStatus,
 });
 export type MessagesAnswer = z.infer<typeof MessagesAnswer>;
 
@@ -62,6 +93,8 @@ export const TakeoverBody = ConversationQuery.extend({
   paused: z.boolean(),
   quietMinutes: z.number().int().min(1).max(10_080).optional(),
 });
+/** `POST /api/conversations/:chatbotId/status` (issue 27 §4.4). */
+export const StatusBody = ConversationQuery.extend({ status: ConversationStatus });
 export const ConversationsErrorBody = z.object({ error: z.string(), code: z.string().optional() });
 
 /** Spec 001 §2: texts starting with these are hidden in the conversation (internal notes of the old product). */

@@ -38,6 +38,7 @@ import {
   saveState,
 } from './queries.ts';
 import { conversationRoutes } from './routes.ts';
+import { statusRoutes } from './status-routes.ts';
 import { TurnStateCache } from './turn-state.ts';
 
 /** The daily clean-up of old forwards (phone.ts). */
@@ -141,6 +142,7 @@ export function createConversationsPlugin(deps: { effects: RecordingEffects }): 
           plugin: async (app) => {
             await app.register(conversationRoutes(ctx, db, state, deps.effects));
             await app.register(phoneRoutes(ctx, db, state));
+            await app.register(statusRoutes(ctx));
           },
         },
         jobs: [

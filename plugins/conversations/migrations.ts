@@ -45,4 +45,12 @@ export const migrations: Record<string, Migration> = {
     ],
     down: ['DROP TABLE conversation_forwards', 'DROP TABLE conversation_owner_phones'],
   }),
+  // Issue 27 §4.4: open / needs a person / resolved, set by the owner or the hand-off detection.
+  '202611280000_conversation_status': sqlMigration({
+    up: [
+      `ALTER TABLE conversation_state ADD COLUMN status text NOT NULL DEFAULT 'open'
+          CHECK (status IN ('open', 'needs_person', 'resolved'))`,
+    ],
+    down: ['ALTER TABLE conversation_state DROP COLUMN status'],
+  }),
 };

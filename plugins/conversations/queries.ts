@@ -8,6 +8,8 @@ import type { ColumnType } from 'kysely';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ConversationMessage, Database, StoredTurnMeta } from '../../engine/store/database.ts';
 import { CHAT_KEY, type ChatKey, chatColumns, ofChat } from '../../engine/store/queries/keys.ts';
+import { TEST_CHANNELS } from '../../engine/test-channels.ts';
+import type { ConversationStatus, FollowersQuery } from './api.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -19,6 +21,8 @@ export interface ConversationStateTable {
   paused_until: Timestamp | null;
   quiet_minutes: ColumnType<number, number | undefined, number>;
   last_read_id: ColumnType<string, string | number | undefined, string | number>;
+  /** Issue 27 §4.4 (migration 202611280000). */
+  status: ColumnType<ConversationStatus, ConversationStatus | undefined, ConversationStatus>;
   updated_at: Timestamp;
 }
 /** `conversation_owner_phones` (migrations.ts): the owner's own chat linked to a bot. */
@@ -66,7 +70,12 @@ export async function findState(
 export async function saveState(
   db: ConversationsDb,
   k: ConversationKey,
-  change: { paused_until?: Date | null; quiet_minutes?: number; last_read_id?: string },
+  change: {
+    paused_until?: Date | null;
+    quiet_minutes?: number;
+    last_read_id?: string;
+    status?: ConversationStatus;
+  },
   now: Date,
 ): Promise<void> {
   await db
@@ -81,6 +90,9 @@ export interface FollowerSummary {
   channel: string;
   user_id: string;
   name: string | null;
+  /** The visitor's rank among the bot's web and IALanding followers (first seen first), else null. */
+  visitor_no: number | null;
+  status: ConversationStatus;
   last_text: string;
   last_from: 'user' | 'bot' | 'owner';
   last_at: Date;
@@ -88,41 +100,63 @@ export interface FollowerSummary {
   paused_until: Date | null;
 }
 
+const WEB_CHANNELS = sql.join(['web', 'ialanding'].map((c) => sql`${c}`));
+const TESTS = sql.join(TEST_CHANNELS.map((c) => sql`${c}`));
+
 /**
- * A bot's followers with a conversation, newest activity first (at most 200), optionally those
- * whose name or id contains `q`.
+ * A bot's followers with a conversation, newest activity first (at most 200). Issue 27 §4.3, §4.5:
+ * `q` matches the name, the id or any message's text (case-insensitive); `channel` and `status`
+ * filter; the owner's test chats (engine/test-channels.ts) are left out unless `tests` is '1'.
  */
 export async function listFollowers(
   db: ConversationsDb,
   chatbotId: string,
-  q: string | undefined,
+  filter: FollowersQuery,
 ): Promise<FollowerSummary[]> {
-  const like = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const like = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const result = await sql<FollowerSummary>`
     with convs as (
       select channel, user_id, max(id) as last_id, max(created_at) as last_at
       from conversation_messages
       where chatbot_id = ${chatbotId}
+        and ${filter.channel ? sql`channel = ${filter.channel}` : sql`true`}
+        and ${filter.tests === '1' ? sql`true` : sql`channel not in (${TESTS})`}
       group by channel, user_id
+    ),
+    visitors as (
+      select channel, external_id, row_number() over (order by first_seen_at, id)::int as n
+      from followers where chatbot_id = ${chatbotId} and channel in (${WEB_CHANNELS})
     )
-    select c.channel, c.user_id,
-      coalesce(f.username, (select m2.username from conversation_messages m2
-        where m2.chatbot_id = ${chatbotId} and m2.channel = c.channel and m2.user_id = c.user_id and m2.username is not null
-        order by m2.id desc limit 1)) as name,
-      m.text as last_text, m.sender as last_from, c.last_at,
-      (select count(*) from conversation_messages u
-        where u.chatbot_id = ${chatbotId} and u.channel = c.channel and u.user_id = c.user_id and u.sender = 'user'
-          and u.id > coalesce(s.last_read_id, 0))::int as unread,
-      s.paused_until
-    from convs c
-    join conversation_messages m on m.id = c.last_id
-    left join followers f on f.chatbot_id = ${chatbotId} and f.channel = c.channel and f.external_id = c.user_id
-    left join conversation_state s on s.chatbot_id = ${chatbotId} and s.channel = c.channel and s.chat_id = c.user_id
-    where ${like === null ? sql`true` : sql`(c.user_id ilike ${like} or f.username ilike ${like})`}
+    select * from (
+      select c.channel, c.user_id,
+        coalesce(f.username, (select m2.username from conversation_messages m2
+          where m2.chatbot_id = ${chatbotId} and m2.channel = c.channel and m2.user_id = c.user_id and m2.username is not null
+          order by m2.id desc limit 1)) as name,
+        v.n as visitor_no,
+        coalesce(s.status, 'open') as status,
+        m.text as last_text, m.sender as last_from, c.last_at, c.last_id,
+        (select count(*) from conversation_messages u
+          where u.chatbot_id = ${chatbotId} and u.channel = c.channel and u.user_id = c.user_id and u.sender = 'user'
+            and u.id > coalesce(s.last_read_id, 0))::int as unread,
+        s.paused_until
+      from convs c
+      join conversation_messages m on m.id = c.last_id
+      left join followers f on f.chatbot_id = ${chatbotId} and f.channel = c.channel and f.external_id = c.user_id
+      left join visitors v on v.channel = c.channel and v.external_id = c.user_id
+      left join conversation_state s on s.chatbot_id = ${chatbotId} and s.channel = c.channel and s.chat_id = c.user_id
       -- The owner's own linked chat (replies from the phone) is not a follower.
-      and not exists (select 1 from conversation_owner_phones o
-        where o.chatbot_id = ${chatbotId} and o.channel = c.channel and o.chat_id = c.user_id)
-    order by c.last_at desc, c.last_id desc
+      where not exists (select 1 from conversation_owner_phones o
+          where o.chatbot_id = ${chatbotId} and o.channel = c.channel and o.chat_id = c.user_id)
+        and ${
+          like === null
+            ? sql`true`
+            : sql`(c.user_id ilike ${like} or f.username ilike ${like} or exists (
+                select 1 from conversation_messages x where x.chatbot_id = ${chatbotId}
+                  and x.channel = c.channel and x.user_id = c.user_id and x.text ilike ${like}))`
+        }
+    ) r
+    where ${filter.status ? sql`r.status = ${filter.status}` : sql`true`}
+    order by r.last_at desc, r.last_id desc
     limit 200`.execute(db);
   return result.rows.map((r) => ({
     ...r,

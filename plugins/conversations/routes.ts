@@ -2,7 +2,8 @@
  * The conversations owner routes (issue 14; spec 001 §2 Followers chat screen, §7 and §8
  * conversation_messages calls), scoped to the session's owner and one of their bots:
  *
- * - `GET    /api/conversations/:chatbotId?q=`: followers with a conversation, newest activity first;
+ * - `GET    /api/conversations/:chatbotId?q=&channel=&status=&tests=`: followers with a conversation,
+ *   newest activity first (issue 27 §4.3, §4.5: search, filters, test chats apart);
  * - `GET    /api/conversations/:chatbotId/messages?channel=&userId=&before=`: a page of messages
  *   (opening the newest page marks them read);
  * - `POST   /api/conversations/:chatbotId/reply`: the owner's message to a follower, through the
@@ -28,6 +29,7 @@ import {
   ConversationsErrorBody,
   DEFAULT_QUIET_MINUTES,
   FollowersAnswer,
+  FollowersQuery,
   MessagesAnswer,
   ReplyBody,
   TakeoverBody,
@@ -85,22 +87,26 @@ export function conversationRoutes(
           summary: 'A bot’s followers with a conversation',
           description:
             'Spec 001 §2, §8 (conversation_messages by chatbot, newest first): each follower once, with the channel, name, ' +
-            'last message, unread follower messages and whether the owner has taken over. `q` filters by name or id. At most 200.',
+            'last message, unread follower messages, state and whether the owner has taken over. Issue 27 §4.3: `q` searches ' +
+            'the name, id and message texts; `channel` (telegram, whatsapp, web, ialanding) and `status` filter; the owner’s ' +
+            'test chats (`test`, `cli`) only with `tests=1`. At most 200.',
           tags: ['conversations'],
           params: BotParams,
-          querystring: z.object({ q: z.string().trim().max(100).optional() }),
+          querystring: FollowersQuery,
           response: { 200: FollowersAnswer, 404: ConversationsErrorBody },
         },
       },
       async (req) => {
         const bot = await ownedBot(req, req.params.chatbotId);
         const now = ctx.now();
-        const rows = await listFollowers(db, bot.id, req.query.q || undefined);
+        const rows = await listFollowers(db, bot.id, { ...req.query, q: req.query.q || undefined });
         return {
           followers: rows.map((r) => ({
             channel: r.channel,
             userId: r.user_id,
             name: r.name,
+            visitorNo: r.name ? null : r.visitor_no,
+            status: r.status,
             lastText: r.last_text,
             lastFrom: r.last_from,
             lastAt: r.last_at.toISOString(),
@@ -157,6 +163,7 @@ export function conversationRoutes(
           pausedUntil: until && until > ctx.now() ? until.toISOString() : null,
           quietMinutes: state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES,
           canReply: ctx.capabilities(req.query.channel)?.push === true,
+          status: state?.status ?? 'open',
         };
       },
     );

@@ -2,13 +2,20 @@
  * One follower's conversation on the followers' chat screen (components/Conversations.tsx; spec 001
  * §2, issue 14): the messages with their files rendered and texts starting with "(texto:" or
  * "(archivo:" hidden, older pages on demand, the owner's reply box, the "bot paused" switch with
- * its quiet period, and the delete button ("Error al eliminar la conversación: {message}").
+ * its quiet period, the conversation's state (open, needs a person, resolved; issue 27 §4.4), and
+ * the delete button ("Error al eliminar la conversación: {message}"). The reply box stays in view
+ * at the bottom of the screen while the conversation is (issue 27 §4.1).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { hiddenText, QUIET_CHOICES } from '../../../plugins/conversations/api.ts';
+import {
+  CONVERSATION_STATUSES,
+  type ConversationStatus,
+  hiddenText,
+  QUIET_CHOICES,
+} from '../../../plugins/conversations/api.ts';
 import {
   ConversationsError,
   deleteConversation,
@@ -16,6 +23,7 @@ import {
   messagesQuery,
   olderMessages,
   reply,
+  setStatus,
   takeover,
 } from '../lib/conversations.ts';
 import { MediaPlayer } from './ChatBubble.tsx';
@@ -58,6 +66,10 @@ export function Conversation({
   useEffect(() => {
     if (count && lastId) logRef.current?.scrollTo({ top: logRef.current.scrollHeight });
   }, [count, lastId]);
+  // Reading the newest page marked it read on the server: the list's unread count follows.
+  useEffect(() => {
+    if (lastId) void queryClient.invalidateQueries({ queryKey: ['conversations', chatbotId, 'followers'] });
+  }, [lastId, chatbotId, queryClient]);
 
   async function send() {
     const body = text.trim();
@@ -80,6 +92,14 @@ export function Conversation({
       await refresh();
     } catch {
       toast.error(t('conversations.pauseError'));
+    }
+  }
+  async function changeStatus(status: ConversationStatus) {
+    try {
+      await setStatus(chatbotId, channel, userId, status);
+      await refresh();
+    } catch {
+      toast.error(t('conversations.statusError'));
     }
   }
   async function remove() {
@@ -143,6 +163,20 @@ export function Conversation({
               ))}
             </select>
           </label>
+          <label className="flex items-center gap-1 text-sm">
+            <span>{t('conversations.statusLabel')}</span>
+            <select
+              value={data?.status ?? 'open'}
+              onChange={(e) => void changeStatus(e.target.value as ConversationStatus)}
+              className="rounded-md border border-slate-300 px-1.5 py-1 text-sm"
+            >
+              {CONVERSATION_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {t(`conversations.status.${s}`)}
+                </option>
+              ))}
+            </select>
+          </label>
           <DangerButton look="quiet" onClick={() => void remove()} label={t('conversations.delete')} />
         </div>
         {pausedUntil ? (
@@ -158,7 +192,7 @@ export function Conversation({
         // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
         tabIndex={0}
         aria-label={t('conversations.conversation')}
-        className="flex-1 space-y-2 overflow-y-auto p-3"
+        className="min-w-0 flex-1 space-y-2 overflow-y-auto overflow-x-hidden p-3"
         style={{ maxHeight: '55dvh' }}
       >
         {(more ?? data?.more) ? (
@@ -174,7 +208,11 @@ export function Conversation({
           <Bubble key={m.id} message={m} />
         ))}
       </div>
-      <form className="space-y-2 border-t border-slate-200 p-3" onSubmit={submitSends(send)}>
+      <form
+        // The reply box stays at the bottom of the screen (on a phone clear of the floating microphone).
+        className="sticky bottom-0 space-y-2 rounded-b-2xl border-t border-slate-200 bg-white p-3 max-[699px]:pr-20"
+        onSubmit={submitSends(send)}
+      >
         {error ? <Alert tone="error">{error}</Alert> : null}
         {data && !data.canReply ? <Alert tone="info">{t('conversations.cannotReply')}</Alert> : null}
         <div className="flex gap-2">
@@ -211,7 +249,7 @@ function Bubble({ message: m }: { message: MessageRow }) {
   return (
     <div className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
       <div
-        className={`max-w-[85%] space-y-1 rounded-2xl px-3 py-2 text-sm ${
+        className={`min-w-0 max-w-[85%] space-y-1 rounded-2xl px-3 py-2 text-sm ${
           m.from === 'owner'
             ? 'bg-amber-100 text-amber-950'
             : m.from === 'bot'
@@ -225,7 +263,9 @@ function Bubble({ message: m }: { message: MessageRow }) {
             new Date(m.at),
           )}
         </p>
-        {m.text && !hiddenText(m.text) ? <p className="whitespace-pre-wrap break-words">{m.text}</p> : null}
+        {m.text && !hiddenText(m.text) ? (
+          <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{m.text}</p>
+        ) : null}
         {a?.type === 'image' ? <img src={a.url} alt={a.name} className="max-h-60 rounded-lg" /> : null}
         {a?.type === 'audio' ? <MediaPlayer kind="audio" src={a.url} className="w-full" /> : null}
         {a?.type === 'video' ? (

@@ -5,7 +5,9 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import type {
+  ConversationStatus,
   FollowersAnswer,
+  FollowersQuery,
   MessagesAnswer,
   PhoneLinkAnswer,
   PhoneStatus,
@@ -20,17 +22,31 @@ export { ApiError as ConversationsError } from './api.ts';
 /** Spec 001 §9: the followers list refreshes every 3 s when the live stream is down. */
 export const FALLBACK_REFRESH_MS = 3000;
 
-/** The followers with a conversation (newest first), optionally filtered by name. */
-export const followersQuery = (chatbotId: string, q: string, live: boolean) =>
+/**
+ * The followers with a conversation (newest first), filtered on the server (issue 27 §4.3): `q`
+ * searches names and message texts, `channel` and `status` narrow, `tests` '1' adds the test chats.
+ */
+export const followersQuery = (chatbotId: string, filter: FollowersQuery, live: boolean) =>
   queryOptions({
-    queryKey: ['conversations', chatbotId, 'followers', q],
-    queryFn: () =>
-      apiCall<FollowersAnswer>(
-        'GET',
-        `/api/conversations/${chatbotId}${q ? `?q=${encodeURIComponent(q)}` : ''}`,
-      ),
+    queryKey: ['conversations', chatbotId, 'followers', filter],
+    queryFn: () => {
+      const params = new URLSearchParams(
+        Object.entries(filter).filter((e): e is [string, string] => Boolean(e[1])),
+      ).toString();
+      return apiCall<FollowersAnswer>('GET', `/api/conversations/${chatbotId}${params ? `?${params}` : ''}`);
+    },
     refetchInterval: live ? false : FALLBACK_REFRESH_MS,
   });
+
+/** Marks one conversation open, needing a person, or resolved (issue 27 §4.4). */
+export function setStatus(
+  chatbotId: string,
+  channel: string,
+  userId: string,
+  status: ConversationStatus,
+): Promise<{ status: ConversationStatus }> {
+  return apiCall('POST', `/api/conversations/${chatbotId}/status`, { channel, userId, status });
+}
 
 /** The newest page of one conversation. */
 export const messagesQuery = (chatbotId: string, channel: string, userId: string, live: boolean) =>
