@@ -76,6 +76,14 @@ export class TrackedSql implements PgBoss.Db {
 
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> {
     if (this.#closed) return Promise.reject(new Error('jobs: the job queue is stopped'));
+    // pg-boss creates its cron queue (`__pgboss__send-it`) at start without a lock: with another
+    // node creating queues at the same moment, the two deadlock on the job table's partitions.
+    // The same call under the lock every queue creation takes (issue 26 §2).
+    const creates = values?.length === 2 ? PGBOSS_CREATE_QUEUE.exec(text.trim()) : null;
+    if (creates && typeof values?.[0] === 'string') {
+      const options = typeof values[1] === 'string' ? values[1] : JSON.stringify(values[1] ?? {});
+      return this.executeSql(lockedCreateQueueText(creates[1]!, values[0], options));
+    }
     let run = this.#raw.executeSql(text, values);
     if (values?.length === 3 && typeof values[0] === 'string' && values[0].startsWith(INTERNAL_QUEUE))
       run = run.catch((err: unknown) => {
@@ -150,13 +158,21 @@ export function lockedCreateQueue(schema: string, name: string, queue: PgBoss.Qu
     retryBackoff: queue.retryBackoff,
     expireInSeconds: queue.expireInSeconds,
   });
+  return lockedCreateQueueText(schema, name, options);
+}
+
+/** {@link lockedCreateQueue} with the options as pg-boss's JSON text. */
+function lockedCreateQueueText(schema: string, name: string, optionsJson: string): string {
   const key = `current_database() || '.pgboss.${schema}'`;
   return `BEGIN;
     SET LOCAL lock_timeout = '30s';
     SELECT pg_advisory_xact_lock(('x' || encode(sha224((${key})::bytea), 'hex'))::bit(64)::bigint);
-    SELECT ${schema}.create_queue(${literal(name)}, ${literal(options)}::json);
+    SELECT ${schema}.create_queue(${literal(name)}, ${literal(optionsJson)}::json);
     COMMIT;`;
 }
+
+/** pg-boss's own unlocked queue creation (src/plans.js `createQueue`), e.g. its cron queue's at start. */
+const PGBOSS_CREATE_QUEUE = /^SELECT ([a-z_][a-z0-9_]*)\.create_queue\(\$1, \$2\)$/;
 
 /**
  * pg-boss on Charla's store (`sql`, its own `schema`): lease checks and archiving every
