@@ -13,6 +13,7 @@ import { billing } from './billing/index.ts';
 import { createBroadcastsPlugin } from './broadcasts/index.ts';
 import { createConversationsPlugin } from './conversations/index.ts';
 import { directoryService, facebots } from './facebots/index.ts';
+import { notifications } from './notifications/index.ts';
 import { reservations } from './reservations/index.ts';
 import { createSitePlugin } from './site/index.ts';
 import { createVoicePlugin } from './voice/index.ts';
@@ -24,6 +25,8 @@ export const plugins: ReadonlyArray<FeaturePlugin> = [
   // Before conversations: a voice note is transcribed even while the owner has taken over.
   createVoicePlugin({ effects: audioEffectsService }),
   createConversationsPlugin({ effects: audioEffectsService }),
+  // After conversations: a chat the owner took over is silenced before it (issue 27).
+  notifications,
   audioEffects,
   createBroadcastsPlugin({ effects: audioEffectsService }),
   webSearch,

@@ -80,7 +80,7 @@ function turn(text: string, bot: TurnBot = BOT): TurnContext {
 }
 
 /** A plugin context good enough for setup (the registry never calls these in this file). */
-const context = (env: Record<string, string> = {}): Omit<PluginContext, 'settings'> => {
+const context = (env: Record<string, string> = {}): Omit<PluginContext, 'settings' | 'events'> => {
   const unused = async () => {
     throw new Error('not used here');
   };
@@ -114,6 +114,7 @@ const context = (env: Record<string, string> = {}): Omit<PluginContext, 'setting
     capabilities: () => null,
     onMessages: unused,
     filePath: () => null,
+    mailer: { send: unused },
   };
 };
 

@@ -18,6 +18,7 @@ import type {
   OutboundContext,
   PluginContext,
   PluginContributions,
+  PluginEvents,
   PluginGauge,
   PluginJob,
   PluginTool,
@@ -107,11 +108,31 @@ export interface RegisteredTool {
   tool: PluginTool;
 }
 
+/** The in-process event bus plugins share (issue 27 §1, {@link PluginEvents}). */
+class EventBus implements PluginEvents {
+  private readonly listeners = new Map<string, Array<(payload: unknown) => Promise<void> | void>>();
+  constructor(private readonly log: Logger) {}
+  on(name: string, listener: (payload: unknown) => Promise<void> | void): void {
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
+  }
+  async emit(name: string, payload: unknown): Promise<void> {
+    for (const listener of this.listeners.get(name) ?? []) {
+      try {
+        await listener(payload);
+      } catch (err) {
+        this.log.error({ err, event: name }, 'a plugin event listener failed');
+      }
+    }
+  }
+}
+
 /** The booted set of adapters and plugin contributions. */
 export class Registry {
   readonly adapters = new Map<string, ChannelAdapter>();
   readonly plugins = new Map<string, FeaturePlugin>();
   private readonly contributions = new Map<string, PluginContributions>();
+  /** The plugins' events (issue 27 §1), given to each plugin's context as `events`. */
+  readonly events: PluginEvents;
 
   /**
    * Checks ids and dependencies.
@@ -122,6 +143,7 @@ export class Registry {
     plugins: ReadonlyArray<FeaturePlugin>,
     private readonly log: Logger,
   ) {
+    this.events = new EventBus(log);
     for (const a of adapters) {
       if (this.adapters.has(a.id)) throw new RegistryError(`duplicate channel adapter id "${a.id}"`);
       this.adapters.set(a.id, a);
@@ -175,15 +197,16 @@ export class Registry {
   /**
    * Runs every plugin's `setup` in dependency order with its settings (its `envSchema` over the
    * context's `env`, {@link parseSettings}) and its own context.
-   * @param context builds a plugin's context (its child logger, `send`, …) without `settings`.
+   * @param context builds a plugin's context (its child logger, `send`, …) without `settings`
+   *   and `events` (the registry's own bus).
    * @throws RegistryError when a plugin's settings do not parse, or two tools share a name.
    */
-  async setup(context: (plugin: FeaturePlugin) => Omit<PluginContext, 'settings'>): Promise<void> {
+  async setup(context: (plugin: FeaturePlugin) => Omit<PluginContext, 'settings' | 'events'>): Promise<void> {
     const toolNames = new Map<string, string>();
     for (const p of this.ordered()) {
       const ctx = context(p);
       const settings = p.envSchema ? parseSettings(`plugin "${p.id}"`, p.envSchema, ctx.env) : undefined;
-      const contributions = await p.setup({ ...ctx, settings });
+      const contributions = await p.setup({ ...ctx, settings, events: this.events });
       for (const tool of contributions.tools ?? []) {
         if (!TOOL_NAME.test(tool.name))
           throw new RegistryError(`plugin "${p.id}" tool name "${tool.name}" must match ${TOOL_NAME}`);

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Migration } from 'kysely/migration';
 import type { z } from 'zod';
+import type { Mailer } from '../auth/mail.ts';
 import type { JobHandler, ResolvedDefinition } from '../jobs/index.ts';
 import type {
   ChannelCapabilities,
@@ -214,6 +215,28 @@ export interface PluginContext<Settings = unknown> extends RuntimeContext {
    * (the local backend's fast path); null for an http address, or with S3 storage (issue 26 §1).
    */
   filePath(fileUrl: string): string | null;
+  /**
+   * Events between plugins in this process (issue 27 §1): a plugin `emit`s what happened (the
+   * reservations plugin: `reservations.booking`), others listen with `on`. See {@link PluginEvents}.
+   */
+  events: PluginEvents;
+  /** The owner mail path (engine/auth/mail.ts: SMTP, or the outbox folder without `SMTP_URL`). */
+  mailer: Mailer;
+}
+
+/**
+ * A plugin's events (issue 27 §1): named `<plugin id>.<what>`, with a JSON-like payload the
+ * listener checks itself (zod). In-process and not durable: a listener that must not lose one
+ * stores it (e.g. as a job) before its promise resolves.
+ */
+export interface PluginEvents {
+  /**
+   * Calls every listener of `name` in registration order and waits for them; a listener's error
+   * is logged, never thrown to the emitter.
+   */
+  emit(name: string, payload: unknown): Promise<void>;
+  /** Adds a listener of `name` (call it in `setup`). */
+  on(name: string, listener: (payload: unknown) => Promise<void> | void): void;
 }
 
 /** Messages of one conversation were stored (a follower's, a reply, an owner's, a reminder). */

@@ -113,3 +113,13 @@ export type PhoneStatus = z.infer<typeof PhoneStatus>;
 /** `POST /api/conversations/:chatbotId/phone`: the one-time deep link. */
 export const PhoneLinkAnswer = z.object({ url: z.string(), expiresAt: z.string() });
 export type PhoneLinkAnswer = z.infer<typeof PhoneLinkAnswer>;
+
+/**
+ * The registry event a plugin emits when a follower asks for a person (issue 27 §2: the
+ * notifications plugin's hand-off); the conversations plugin marks the conversation "needs a
+ * person". Payload: {@link NeedsPerson}.
+ */
+export const NEEDS_PERSON_EVENT = 'conversations.needs-person';
+
+/** The payload of {@link NEEDS_PERSON_EVENT}: the conversation (`userId`: the follower's id on the channel). */
+export const NeedsPerson = z.object({ chatbotId: z.string(), channel: z.string(), userId: z.string() });

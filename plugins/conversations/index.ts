@@ -18,7 +18,7 @@ import {
   type TurnContext,
 } from '../../engine/registry/index.ts';
 import type { RecordingEffects } from '../audio-effects/api.ts';
-import { DEFAULT_QUIET_MINUTES } from './api.ts';
+import { DEFAULT_QUIET_MINUTES, NEEDS_PERSON_EVENT, NeedsPerson } from './api.ts';
 import { migrations } from './migrations.ts';
 import {
   claimLinkCode,
@@ -38,6 +38,7 @@ import {
   saveState,
 } from './queries.ts';
 import { conversationRoutes } from './routes.ts';
+import { markNeedsPerson } from './status.ts';
 import { statusRoutes } from './status-routes.ts';
 import { TurnStateCache } from './turn-state.ts';
 
@@ -91,6 +92,16 @@ export function createConversationsPlugin(deps: { effects: RecordingEffects }): 
       const state = new TurnStateCache(db, () => ctx.now());
       const listening = state.listen(ctx);
       listening.catch((err) => ctx.log.warn({ err }, 'conversations: not listening for takeovers'));
+      // Issue 27 §2: a follower asked for a person (the notifications plugin's hand-off): the
+      // conversation's state says so in the inbox.
+      ctx.events.on(NEEDS_PERSON_EVENT, async (payload) => {
+        const key = NeedsPerson.parse(payload);
+        await markNeedsPerson(
+          ctx.db,
+          { chatbotId: key.chatbotId, channel: key.channel, chatId: key.userId },
+          ctx.now(),
+        );
+      });
       return {
         middleware: [
           async (turn) => {

@@ -10,6 +10,7 @@
 import type { PluginContext } from '../../engine/registry/index.ts';
 import { type Asker, CodeGuard, OWNER } from './access.ts';
 import { calendarName, defaultConfig, type ReservationConfig } from './config.ts';
+import { byOf, emitBooking } from './events.ts';
 import {
   activeBetween,
   expireHolds,
@@ -75,7 +76,8 @@ export class Bookings {
   /** Failed-code look-ups are counted by the engine's shared limiter (`ctx.limits`). */
   constructor(
     private readonly db: ReservationsDb,
-    private readonly ctx: Pick<PluginContext, 'jobs' | 'now' | 'log' | 'limits'>,
+    private readonly ctx: Pick<PluginContext, 'jobs' | 'now' | 'log' | 'limits'> &
+      Partial<Pick<PluginContext, 'events'>>,
   ) {
     this.guard = new CodeGuard(ctx.limits);
   }
@@ -283,6 +285,7 @@ export class Bookings {
     }
     if (!confirmed) return { ok: false, reason: 'not_found' };
     await this.remind(confirmed, config);
+    await emitBooking(this.ctx, 'created', confirmed, confirmed.source === 'chat' ? 'follower' : 'owner');
     return { ok: true, reservation: confirmed, missing: [] };
   }
 
@@ -344,6 +347,7 @@ export class Bookings {
     if (moved === 'full')
       return { ok: false, reason: 'full', alternatives: await this.alternatives(chatbotId, slot) };
     if (moved.status === 'confirmed') await this.remind(moved, config);
+    if (moved.status === 'confirmed') await emitBooking(this.ctx, 'changed', moved, byOf(asker));
     return { ok: true, reservation: moved };
   }
 
@@ -361,6 +365,8 @@ export class Bookings {
       { status: 'cancelled' },
       this.ctx.now(),
     );
+    if (cancelled && found.reservation.status === 'confirmed')
+      await emitBooking(this.ctx, 'cancelled', cancelled, byOf(asker));
     return cancelled ? { ok: true, reservation: cancelled } : { ok: false, reason: 'not_found' };
   }
 

@@ -1,0 +1,167 @@
+/**
+ * Owner notifications and the hand-off (issue 27 §1, §2), through the registry only: a middleware
+ * on every follower turn, a listener of the reservations plugin's booking events (`ctx.events`),
+ * durable mail jobs with a digest (delivery.ts), owner routes (routes.ts) and its own tables.
+ *
+ * - "New conversation": a follower's first message on a real channel (not the owner's test chat
+ *   or the CLI); "a follower asks for a person" (matcher.ts, seven languages); "new booking" and
+ *   "booking changed or cancelled" (a follower's, in a real chat) are recorded and e-mailed;
+ *   "days running out" (3 days left, and at 0) by a daily job over the owners' expiries.
+ * - The hand-off: a follower asking for a person is answered, in the bot's language, that the
+ *   owner has been told and will answer here, with no file; the conversation is marked "needs a
+ *   person" (`GET /api/notifications/:chatbotId/needs-person`). In the test chat the bot answers
+ *   the same, but nothing is recorded or mailed.
+ * Registered after the conversations plugin: while the owner has taken a chat over, the turn is
+ * silenced before this middleware and nothing is notified (the owner is there).
+ */
+
+import { z } from 'zod';
+import {
+  definePlugin,
+  type FeaturePlugin,
+  pluginJob,
+  type TurnContext,
+} from '../../engine/registry/index.ts';
+import { languageCode } from '../../engine/schemas.ts';
+import { NEEDS_PERSON_EVENT } from '../conversations/api.ts';
+import {
+  daysHandler,
+  daysJob,
+  mailHandler,
+  mailJob,
+  type NewEvent,
+  recordEvent,
+  sweepHandler,
+  sweepJob,
+} from './delivery.ts';
+import { asksForPerson } from './matcher.ts';
+import { migrations } from './migrations.ts';
+import {
+  hasWritten,
+  markHandoff,
+  type NotificationsDb,
+  notificationsDb,
+  ownerNotificationsData,
+} from './queries.ts';
+import { notificationRoutes } from './routes.ts';
+import { TEXTS } from './texts.ts';
+
+/** Channels whose followers are real people (issue 27 §4: test chats are kept apart). */
+export const REAL_CHANNELS: ReadonlySet<string> = new Set(['telegram', 'whatsapp', 'web', 'ialanding']);
+
+/** The reservations plugin's booking event (plugins/reservations/events.ts), checked here. */
+const BookingEvent = z.object({
+  kind: z.enum(['created', 'changed', 'cancelled']),
+  by: z.enum(['follower', 'owner']),
+  chatbotId: z.string(),
+  reservationId: z.string(),
+  code: z.string(),
+  date: z.string(),
+  time: z.string(),
+  partySize: z.number().nullable(),
+  customerName: z.string().nullable(),
+  channel: z.string().nullable(),
+  chatId: z.string().nullable(),
+  at: z.string(),
+});
+
+/** Followers known to have written before (so the common turn costs no query), at most 50,000. */
+class KnownFollowers {
+  private readonly seen = new Set<string>();
+  has(key: string): boolean {
+    return this.seen.has(key);
+  }
+  add(key: string): void {
+    if (this.seen.size >= 50_000) this.seen.clear();
+    this.seen.add(key);
+  }
+}
+
+/** Builds the notifications plugin. */
+export function createNotificationsPlugin(): FeaturePlugin {
+  return definePlugin({
+    id: 'notifications',
+    migrations,
+    setup(ctx) {
+      const db: NotificationsDb = notificationsDb(ctx.db);
+      const known = new KnownFollowers();
+      const record = (e: NewEvent) =>
+        recordEvent(ctx, db, e).catch((err: unknown) => {
+          ctx.log.error({ err, kind: e.kind, chatbotId: e.chatbotId }, 'could not record a notification');
+          return false;
+        });
+
+      /** Records what a follower's turn means for the owner; answers a request for a person. */
+      const middleware = async (turn: TurnContext) => {
+        const { inbound, bot } = turn;
+        const text = inbound.text.trim();
+        const real = REAL_CHANNELS.has(inbound.channel);
+        const asks = text ? asksForPerson(text) : null;
+        if (real) {
+          const who = `${bot.id}:${inbound.channel}:${inbound.follower.id}`;
+          const grp = `conv:${who}`;
+          const data = {
+            channel: inbound.channel,
+            userId: inbound.follower.id,
+            username: inbound.follower.username ?? null,
+            text: text.slice(0, 500),
+          };
+          if (!known.has(who)) {
+            if (!(await hasWritten(db, bot.id, inbound.channel, inbound.follower.id)))
+              await record({ chatbotId: bot.id, kind: 'new_conversation', grp, dedupe: `new:${who}`, data });
+            known.add(who);
+          }
+          if (asks) {
+            const key = { chatbotId: bot.id, channel: inbound.channel, userId: inbound.follower.id };
+            await markHandoff(db, key, ctx.now());
+            // The inbox's state too (the conversations plugin, through the registry).
+            await ctx.events.emit(NEEDS_PERSON_EVENT, key);
+            await record({
+              chatbotId: bot.id,
+              kind: 'asks_person',
+              grp,
+              dedupe: `person:${turn.turnKey}`,
+              data,
+            });
+          }
+        }
+        if (!asks) return undefined;
+        return { reply: TEXTS[languageCode(bot.idioma)].handoff(bot.business_name) };
+      };
+
+      ctx.events.on('reservations.booking', async (payload) => {
+        const e = BookingEvent.parse(payload);
+        // The owner's own changes and test-chat bookings tell the owner nothing new.
+        if (e.by === 'owner' || !e.channel || !REAL_CHANNELS.has(e.channel)) return;
+        const kind = e.kind === 'created' ? 'booking_new' : 'booking_changed';
+        const when = e.kind === 'cancelled' ? 'x' : `${e.date}T${e.time}`;
+        await record({
+          chatbotId: e.chatbotId,
+          kind,
+          grp: `booking:${e.reservationId}`,
+          dedupe: `booking:${e.reservationId}:${e.kind}:${when}`,
+          data: { ...e },
+        });
+      });
+
+      return {
+        middleware: [middleware],
+        jobs: [
+          pluginJob(mailJob, mailHandler(ctx, db)),
+          pluginJob(sweepJob, sweepHandler(ctx, db)),
+          pluginJob(daysJob, daysHandler(ctx, db)),
+        ],
+        cron: [
+          { definition: sweepJob, cron: '*/10 * * * *', data: {} },
+          { definition: daysJob, cron: '0 8 * * *', data: {} },
+        ],
+        routes: { prefix: '', plugin: notificationRoutes(ctx, db) },
+        // Issue 26 §5: the owner's choices and marks in their export (the tables cascade on deletion).
+        ownerData: { export: (ownerId) => ownerNotificationsData(db, ownerId) },
+      };
+    },
+  });
+}
+
+/** The registered notifications plugin (plugins/index.ts). */
+export const notifications = createNotificationsPlugin();
