@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withLogContext } from '../engine/log-context.ts';
+import { setLogContext, withLogContext } from '../engine/log-context.ts';
 import { createLogger } from '../engine/logger.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
@@ -25,10 +25,13 @@ describe('log lines say which request, job or update they belong to', () => {
   const { log, lines } = capturingLogger();
   let app: TestApp;
   beforeAll(async () => {
+    // CHARLA_LOG_CONTEXT=on (what `charla serve` sets from the configuration).
+    setLogContext(true);
     app = await createTestApp('pglite', { log });
   });
   afterAll(async () => {
     await app?.close();
+    setLogContext(false);
   });
 
   it('a line an adapter logs while answering a request carries the request id the proxy sent', async () => {

@@ -6,6 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../engine/config.ts';
+import { setLogContext } from '../../engine/log-context.ts';
 import { createLogger, type Logger } from '../../engine/logger.ts';
 import { type RegisteredNode, registerNode, SecretMismatchError } from '../../engine/nodes.ts';
 import { resolveSecret } from '../../engine/secrets.ts';
@@ -49,6 +50,7 @@ async function serve(options: ServeOptions): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new CliError(`invalid --port "${options.port}"`, EXIT.usage);
   const log = createLogger({ pretty: process.stdout.isTTY, level: config.logLevel });
+  setLogContext(config.logContext);
   warnAboutOutbox(config, log);
   if (options.seed) {
     await ensureDashboardBuilt(() => log.info('building the dashboard (its sources changed)')).catch(

@@ -19,7 +19,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { AppError, INVALID_DATA, SERVER_ERROR } from '../errors.ts';
-import { requestIdOf, withLogContext } from '../log-context.ts';
+import { logContextEnabled, requestIdOf, withLogContext } from '../log-context.ts';
 import type { Logger } from '../logger.ts';
 import type { Registry } from '../registry/index.ts';
 import type { StoreKind } from '../store/connect.ts';
@@ -108,11 +108,14 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     // deep in the engine: the logger's mixin reads them from the request's context, so req.log
     // need not bind them again (that would print the key twice).
     genReqId: (raw) => requestIdOf(raw.headers['x-request-id']),
-    childLoggerFactory: (logger, _bindings, options) => logger.child({}, options),
+    ...(logContextEnabled()
+      ? { childLoggerFactory: (logger, _bindings, options) => logger.child({}, options) }
+      : {}),
   }).withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-    withLogContext({ reqId: req.id }, done);
+    if (logContextEnabled()) withLogContext({ reqId: req.id }, done);
+    else done();
   });
   app.setValidatorCompiler(validatorCompiler);
   // Responses are serialised with plain JSON.stringify: the zod response schemas document the API
