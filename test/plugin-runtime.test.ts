@@ -419,9 +419,13 @@ describe.each(DIALECTS)('the plugin runtime on %s', (kind) => {
     await expect(
       state.ctx!.send({ chatbotId: botId, channel: 'web', chatId: 'anonymous' }, { text: 'Hola' }),
     ).rejects.toThrow('anonymous web visitor');
+    // The IALanding's visitors are the web adapter's too (issue 27 §3): stored under `ialanding`.
+    expect(
+      await state.ctx!.send({ chatbotId: botId, channel: 'ialanding', chatId: 'v' }, { text: 'Hola' }),
+    ).toEqual({ messageIds: [] });
     await expect(
-      state.ctx!.send({ chatbotId: botId, channel: 'ialanding', chatId: 'v' }, { text: 'Hola' }),
-    ).rejects.toThrow('No existe el canal ialanding');
+      state.ctx!.send({ chatbotId: botId, channel: 'fax', chatId: 'v' }, { text: 'Hola' }),
+    ).rejects.toThrow('No existe el canal fax');
   });
 
   it('reads a voice note’s bytes through the follower’s channel for a middleware', async () => {

@@ -20,6 +20,15 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
+/** True for an existing regular file; false for anything else, a name too long included (ENAMETOOLONG). */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+}
+
 export function widgetFileRoutes(ctx: () => ChannelContext): FastifyPluginAsync {
   return async (app) => {
     const widgetFile = async (name: string, reply: FastifyReply) => {
@@ -27,8 +36,7 @@ export function widgetFileRoutes(ctx: () => ChannelContext): FastifyPluginAsync 
       const path = normalize(join(root, name));
       // Only a file inside dist/widget: a directory (`/widget/`), a missing file or a path that
       // leaves the folder (`..`, a sibling such as dist/widget-old) is 404 (issue 24 §7).
-      if (!path.startsWith(root + sep) || !statSync(path, { throwIfNoEntry: false })?.isFile())
-        return reply.code(404).send({ error: 'not found' });
+      if (!path.startsWith(root + sep) || !isFile(path)) return reply.code(404).send({ error: 'not found' });
       cors(reply);
       return reply
         .header(
