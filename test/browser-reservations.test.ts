@@ -5,8 +5,13 @@
  * owner's viewer on /configure (live, within its 15 s refresh), where one is marked "Reserva
  * abonada" and one deleted; the wizard walks its two steps (Next disabled until name and phone are
  * required) and saves. Screenshots at 1280 and 375 px; axe finds nothing serious.
+ *
+ * Issue 27 §6: a booking the follower cancels in the chat stays in the viewer under "Canceladas",
+ * "Cancelada por el cliente" with the time in Madrid; the calendar's week (1280 px) and day (390 px,
+ * the default on a phone) show the bookings by time, the cancelled one struck through, reachable by
+ * keyboard; nothing scrolls sideways at 390 px. Screenshots in /work/notes/shots/reservations/ too.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -20,6 +25,27 @@ import { CHROMIUM_PATH, launchChromium, signInAs } from './helpers/chromium.ts';
 
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
 const DASHBOARD_BUILT = existsSync(new URL('../dist/dashboard/index.html', import.meta.url));
+/** Where the issue's screenshots are kept for the session's notes, when that folder exists. */
+const NOTES_SHOTS = '/work/notes/shots/reservations';
+
+/** The browser's `getComputedStyle`, typed here (the tests' TypeScript has no DOM library). */
+type Styles = (el: unknown) => { textDecorationLine: string };
+
+/**
+ * A screenshot of the open dialog's panel, whole: the viewport grows to its height for the shot
+ * (an element taller than the screen inside a fixed overlay is not captured well otherwise), in
+ * test-results and, when the folder exists, the notes'.
+ */
+async function shot(page: Page, name: string): Promise<void> {
+  const path = join(SHOTS, name);
+  const size = page.viewportSize()!;
+  const panel = page.getByRole('dialog').locator(':scope > div').first();
+  const height = Math.ceil((await panel.boundingBox())!.height) + 48;
+  if (height > size.height) await page.setViewportSize({ width: size.width, height });
+  await page.screenshot({ path });
+  await page.setViewportSize(size);
+  if (existsSync(NOTES_SHOTS)) copyFileSync(path, join(NOTES_SHOTS, name));
+}
 
 describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('reservations in Chromium', () => {
   let browser: Browser;
@@ -177,6 +203,120 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('reservations in
       saved: true,
       config: { allow_simultaneous: true, max_simultaneous: 4 },
     });
+    await page.context().close();
+  });
+
+  /** The demo bot's id and its bookings as the owner's API lists them (every state). */
+  const bookingsNow = async () => {
+    const botId = (await app.store.db.selectFrom('chatbots').select('id').executeTakeFirstOrThrow()).id;
+    const res = await (await app.http()).inject({
+      method: 'GET',
+      url: `/api/reservations/${botId}?period=all&state=all`,
+      headers: { authorization: `Bearer ${(await app.owner(DEMO_EMAIL)).token}` },
+    });
+    return (res.json() as { reservations: Array<{ code: string; date: string; customer_name: string }> })
+      .reservations;
+  };
+  const madridTime = (at: Date) =>
+    new Intl.DateTimeFormat('es', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Madrid' }).format(
+      at,
+    );
+
+  it('keeps a booking cancelled in the chat under «Canceladas», by the customer, with the time', async () => {
+    const page = await newPage();
+    await signInAs(page, base, DEMO_EMAIL);
+    await page.getByRole('button', { name: 'Probar el chatbot' }).click();
+    const chat = page.getByRole('region', { name: 'Chat de El Pato Pepe' });
+    const box = 'Escribe tu mensaje...';
+    await say(chat, box, 'Quiero reservar una mesa para 2 el sábado a las 13:00', /¿A nombre de quién/);
+    await say(chat, box, 'Marta Ruiz', /¿Un teléfono de contacto\?/);
+    await say(chat, box, '611 000 111', /Tu código es [A-Z0-9]{6}/);
+    const code = /Tu código es ([A-Z0-9]{6})/.exec((await chat.textContent()) ?? '')![1]!;
+    const before = new Date();
+    await say(chat, box, `Cancela la reserva ${code}`, new RegExp(`Tu reserva ${code} está cancelada`));
+    const after = new Date();
+
+    await page.goto(`${base}/configure`);
+    await page.getByRole('button', { name: 'Ver reservas' }).click();
+    const viewer = page.getByRole('dialog', { name: 'Reservas' });
+    await viewer.getByText('Ana García').waitFor();
+    expect(await viewer.getByText('Marta Ruiz').count()).toBe(0); // not among the active ones
+    await viewer.getByLabel('Mostrar').selectOption('cancelled');
+    const marta = viewer.getByRole('listitem').filter({ hasText: 'Marta Ruiz' });
+    await marta.waitFor();
+    expect(await viewer.getByText('Ana García').count()).toBe(0);
+    await marta.getByText('CANCELADA', { exact: true }).waitFor();
+    const note = (await marta.getByText(/^Cancelada por el cliente el /).textContent()) ?? '';
+    expect(
+      [madridTime(before), madridTime(after)].some((time) => note.endsWith(time)),
+      note,
+    ).toBe(true);
+    await shot(page, 'viewer-cancelled-1280.png');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The week calendar at 1280 px: Saturday's bookings by time, the cancelled one struck through.
+    await viewer.getByRole('tab', { name: 'Calendario' }).click();
+    const calendar = viewer.getByRole('region', { name: 'Calendario de reservas' });
+    expect(await calendar.getByRole('button', { name: 'Semana' }).getAttribute('aria-pressed')).toBe('true');
+    const saturday = (await bookingsNow()).find((r) => r.code === code)!.date;
+    await calendar.getByLabel('Ir a la fecha').fill(saturday);
+    const day = calendar.locator(`ul[data-date="${saturday}"]`);
+    const ana = day.getByRole('button', {
+      name: /14:00–15:00, Ana García, 4 personas, CONFIRMADA Y ABONADA/,
+    });
+    const cancelled = day.getByRole('button', { name: /13:00–14:00, Marta Ruiz, 2 personas, CANCELADA/ });
+    await ana.waitFor();
+    await cancelled.waitFor();
+    expect(
+      await cancelled.evaluate(
+        (el) =>
+          (globalThis as unknown as { getComputedStyle: Styles }).getComputedStyle(el).textDecorationLine,
+      ),
+    ).toContain('line-through');
+    const [anaBox, martaBox] = [await ana.boundingBox(), await cancelled.boundingBox()];
+    expect(anaBox!.y).toBeGreaterThan(martaBox!.y + martaBox!.height - 2); // 14:00 under 13:00
+    // By keyboard: Enter on a booking shows its details and actions.
+    await ana.focus();
+    await page.keyboard.press('Enter');
+    await calendar.getByText(/600 123 456/).waitFor();
+    await calendar.getByRole('checkbox', { name: 'Reserva abonada' }).waitFor();
+    await shot(page, 'calendar-week-1280.png');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('fits 390 px: the filtered list, and the calendar in day view by default, no sideways scroll', async () => {
+    const page = await newPage(390, 844);
+    await signInAs(page, base, DEMO_EMAIL);
+    await page.goto(`${base}/configure`);
+    await page.getByRole('button', { name: 'Ver reservas' }).click();
+    const viewer = page.getByRole('dialog', { name: 'Reservas' });
+    await viewer.getByText('Ana García').waitFor();
+    await viewer.getByLabel('Mostrar').selectOption('all');
+    await viewer.getByText('Marta Ruiz').waitFor();
+    await viewer.getByText(/^Cancelada por el cliente el /).waitFor();
+    const width = () => page.evaluate<number>('document.documentElement.scrollWidth');
+    expect(await width()).toBeLessThanOrEqual(390);
+    await shot(page, 'viewer-all-390.png');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await viewer.getByRole('tab', { name: 'Calendario' }).click();
+    const calendar = viewer.getByRole('region', { name: 'Calendario de reservas' });
+    expect(await calendar.getByRole('button', { name: 'Día' }).getAttribute('aria-pressed')).toBe('true');
+    const saturday = (await bookingsNow()).find((r) => r.customer_name === 'Marta Ruiz')!.date;
+    await calendar.getByLabel('Ir a la fecha').fill(saturday);
+    await calendar.getByRole('button', { name: /Ana García/ }).waitFor();
+    await calendar.getByRole('button', { name: /Marta Ruiz, 2 personas, CANCELADA/ }).waitFor();
+    expect(await width()).toBeLessThanOrEqual(390);
+    await shot(page, 'calendar-day-390.png');
+    expect(await seriousViolations(page)).toEqual([]);
+    await calendar.getByRole('button', { name: 'Semana' }).click();
+    await calendar
+      .locator(`ul[data-date="${saturday}"]`)
+      .getByRole('button', { name: /Ana García/ })
+      .waitFor();
+    expect(await width()).toBeLessThanOrEqual(390);
+    await shot(page, 'calendar-week-390.png');
     await page.context().close();
   });
 

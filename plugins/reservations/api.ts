@@ -23,6 +23,16 @@ export type ConfigAnswer = z.infer<typeof ConfigAnswer>;
 export const PERIODS = ['upcoming', 'today', 'week', 'past', 'all'] as const;
 export type Period = (typeof PERIODS)[number];
 
+/**
+ * The viewer's state filter (issue 27 §6): `active` (confirmed and current holds: the default),
+ * `changed` (moved at least once), `cancelled`, `all` (active and cancelled).
+ */
+export const VIEWER_STATES = ['active', 'changed', 'cancelled', 'all'] as const;
+export type ViewerState = (typeof VIEWER_STATES)[number];
+
+/** Who cancelled or moved a booking. */
+const Actor = z.enum(['follower', 'owner']);
+
 /** One reservation as the viewer shows it. */
 export const ReservationRow = z.object({
   id: z.string(),
@@ -44,11 +54,27 @@ export const ReservationRow = z.object({
   source: z.enum(['chat', 'owner']),
   /** The follower's channel (`telegram`, `web`, …), null for one added by hand. */
   channel: z.string().nullable(),
+  /**
+   * Issue 27 §6: ISO instants of the cancellation and of the last move, who did each (`by` null:
+   * cancelled before this was recorded), and the start (ISO) the booking had before its last move.
+   */
+  cancelledAt: z.string().nullable(),
+  cancelledBy: Actor.nullable(),
+  changedAt: z.string().nullable(),
+  changedBy: Actor.nullable(),
+  changedFrom: z.string().nullable(),
 });
 export type ReservationRow = z.infer<typeof ReservationRow>;
 
-/** `GET /api/reservations/:chatbotId`. */
-export const ListAnswer = z.object({ timezone: z.string(), reservations: z.array(ReservationRow) });
+/**
+ * `GET /api/reservations/:chatbotId`: the calendar's IANA time zone (the rows' local dates and
+ * times, and the owner's times, are in it) and today's local `YYYY-MM-DD` there.
+ */
+export const ListAnswer = z.object({
+  timezone: z.string(),
+  today: z.string(),
+  reservations: z.array(ReservationRow),
+});
 export type ListAnswer = z.infer<typeof ListAnswer>;
 
 /** `GET /api/reservations/:chatbotId/slots`: a day's free slots. */

@@ -28,6 +28,10 @@ export interface BookingEvent {
   chatId: string | null;
   /** ISO instant of the change (the plugin's clock). */
   at: string;
+  /** The calendar's IANA time zone (`date` and `time` are local to it), e.g. `Europe/Madrid` (for an .ics). */
+  timezone: string;
+  /** The booked slot's length in minutes (end − start); null when the stored range is unusable. */
+  durationMinutes: number | null;
 }
 
 /** Who asks, as a {@link BookingEvent} names them. */
@@ -36,14 +40,24 @@ export function byOf(asker: Asker): BookingEvent['by'] {
 }
 
 /**
- * Emits {@link BOOKING_EVENT} for a booking; without an event bus (a test's context) nothing.
- * Never throws (the registry logs a listener's error).
+ * The minutes from a booking's start to its end, or null when they are not a positive whole
+ * number of minutes (never for a stored row: the table checks ends_at > starts_at).
+ */
+export function durationOf(r: Pick<Reservation, 'starts_at' | 'ends_at'>): number | null {
+  const ms = new Date(r.ends_at).getTime() - new Date(r.starts_at).getTime();
+  return Number.isFinite(ms) && ms > 0 ? Math.round(ms / 60_000) : null;
+}
+
+/**
+ * Emits {@link BOOKING_EVENT} for a booking; `timezone` is the calendar's (IANA). Without an event
+ * bus (a test's context) nothing. Never throws (the registry logs a listener's error).
  */
 export async function emitBooking(
   ctx: Partial<Pick<PluginContext, 'events' | 'now'>>,
   kind: BookingEvent['kind'],
   r: Reservation,
   by: BookingEvent['by'],
+  timezone: string,
 ): Promise<void> {
   if (!ctx.events) return;
   const event: BookingEvent = {
@@ -59,6 +73,8 @@ export async function emitBooking(
     channel: r.channel,
     chatId: r.chat_id,
     at: (ctx.now?.() ?? new Date()).toISOString(),
+    timezone,
+    durationMinutes: durationOf(r),
   };
   await ctx.events.emit(BOOKING_EVENT, event);
 }

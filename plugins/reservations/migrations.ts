@@ -8,6 +8,10 @@
  * forbids two active reservations of one bot on the same place with overlapping ranges. Booking
  * tries the free places in turn, so with max_simultaneous 3 exactly three of twenty racing
  * followers get the slot, whatever the isolation level or the number of processes.
+ *
+ * `202611270000_reservations_history` (issue 27 §6): a cancelled or moved booking keeps who did it
+ * (`follower` or `owner`) and when, and a moved one its previous start, so the owner's viewer can
+ * show it. Rows cancelled before it get `cancelled_at` = their last update, `cancelled_by` unknown.
  */
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '../../engine/store/sql-migration.ts';
@@ -70,5 +74,20 @@ export const migrations: Record<string, Migration> = {
         )`,
     ],
     down: ['DROP TABLE reservation_dialogues', 'DROP TABLE reservations_v1', 'DROP TABLE reservation_config'],
+  }),
+  '202611270000_reservations_history': sqlMigration({
+    up: [
+      `ALTER TABLE reservations_v1
+         ADD COLUMN cancelled_at timestamptz,
+         ADD COLUMN cancelled_by text CHECK (cancelled_by IN ('follower', 'owner')),
+         ADD COLUMN changed_at timestamptz,
+         ADD COLUMN changed_by text CHECK (changed_by IN ('follower', 'owner')),
+         ADD COLUMN changed_from timestamptz`,
+      `UPDATE reservations_v1 SET cancelled_at = updated_at WHERE status = 'cancelled'`,
+    ],
+    down: [
+      `ALTER TABLE reservations_v1 DROP COLUMN cancelled_at, DROP COLUMN cancelled_by,
+         DROP COLUMN changed_at, DROP COLUMN changed_by, DROP COLUMN changed_from`,
+    ],
   }),
 };

@@ -3,34 +3,58 @@
  * the list of a bot's reservations, the paid and completed flags, deletion. Split from queries.ts
  * (booking) to keep each file short.
  */
-import type { Reservation, ReservationsDb } from './queries.ts';
+import type { ViewerState } from './api.ts';
+import { isActive, type Reservation, type ReservationsDb } from './queries.ts';
 
 /** The viewer's period filter (spec 001 §2, §9: today, week = last 7 days, past, all). */
 export type ViewerPeriod = 'today' | 'week' | 'past' | 'all';
 
 /**
- * A bot's reservations for the owner's viewer, soonest first. Spec 001 §2 lists only confirmed
- * ones; `holds` adds the current holds (shown as HOLD).
+ * A bot's reservations for the owner's viewer, soonest first, at most 500. By `state` (issue 27
+ * §6): `active` (confirmed and current holds, shown as HOLD: spec 001 §2), `changed` (moved at
+ * least once, cancelled since or not), `cancelled`, `all` (active and cancelled; never the holds
+ * that expired unconfirmed).
  */
 export async function listForOwner(
   db: ReservationsDb,
   chatbotId: string,
   range: { from?: Date; to?: Date },
   now: Date,
+  state: ViewerState = 'active',
 ): Promise<Reservation[]> {
   let q = db
     .selectFrom('reservations_v1')
     .selectAll()
     .where('chatbot_ref', '=', chatbotId)
     .where((eb) =>
-      eb.or([
-        eb('status', '=', 'confirmed'),
-        eb.and([eb('status', '=', 'hold'), eb('hold_expires_at', '>', now)]),
-      ]),
+      state === 'cancelled'
+        ? eb('status', '=', 'cancelled')
+        : state === 'changed'
+          ? eb.and([
+              eb('changed_at', 'is not', null),
+              eb.or([eb('status', '=', 'cancelled'), isActive(now)(eb)]),
+            ])
+          : state === 'all'
+            ? eb.or([eb('status', '=', 'cancelled'), isActive(now)(eb)])
+            : isActive(now)(eb),
     );
   if (range.from) q = q.where('starts_at', '>=', range.from);
   if (range.to) q = q.where('starts_at', '<', range.to);
   return q.orderBy('starts_at').limit(500).execute();
+}
+
+/** A bot's reservation by id; undefined when it is not that bot's. */
+export async function findForBot(
+  db: ReservationsDb,
+  chatbotId: string,
+  id: string,
+): Promise<Reservation | undefined> {
+  return db
+    .selectFrom('reservations_v1')
+    .selectAll()
+    .where('chatbot_ref', '=', chatbotId)
+    .where('reservation_id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Sets the paid and completed flags of a bot's reservation; undefined when it is not that bot's. */

@@ -8,7 +8,7 @@ import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../engine/store/database.ts';
 import { defaultConfig, ReservationConfig } from './config.ts';
 import type { Slot } from './slots.ts';
-import type { ReservationStatus, ReservationsTable, ReservationTables } from './tables.ts';
+import type { BookingActor, ReservationStatus, ReservationsTable, ReservationTables } from './tables.ts';
 
 /** The store with the plugin's tables. */
 export type ReservationsDb = Kysely<Database & ReservationTables>;
@@ -294,7 +294,8 @@ export function detailColumns(d: ReservationDetails) {
  * Moves a reservation to another slot, on the first free place there (one statement per place,
  * checked by the exclusion constraint). `status` also sets its status (an expired hold taken again
  * as `confirmed`: only active rows are checked by the constraint, so the status changes in the
- * same statement).
+ * same statement). `changedBy` records a move by the follower or the owner (when, who, the start
+ * before: issue 27 §6).
  * @returns the moved reservation, or `full`.
  */
 export async function moveToFreePlace(
@@ -305,6 +306,7 @@ export async function moveToFreePlace(
   maxPlaces: number,
   now: Date,
   status?: 'hold' | 'confirmed',
+  changedBy?: BookingActor,
 ): Promise<Reservation | 'full'> {
   const places = await placesFreeFirst(
     db,
@@ -326,6 +328,7 @@ export async function moveToFreePlace(
         service,
         place,
         ...(status ? { status, hold_expires_at: null } : {}),
+        ...(changedBy ? { changed_at: now, changed_by: changedBy, changed_from: reservation.starts_at } : {}),
         reminder_24h_sent_at: null,
         reminder_2h_sent_at: null,
         updated_at: now,
@@ -337,11 +340,19 @@ export async function moveToFreePlace(
   });
 }
 
-/** Sets a reservation's status (and details); returns the updated row. */
+/**
+ * Sets a reservation's status (and details); `cancelledBy` records who cancelled it, at `now`
+ * (issue 27 §6). Returns the updated row.
+ */
 export async function updateReservation(
   db: ReservationsDb,
   id: string,
-  change: { status?: ReservationStatus; holdExpiresAt?: Date | null; details?: ReservationDetails },
+  change: {
+    status?: ReservationStatus;
+    holdExpiresAt?: Date | null;
+    details?: ReservationDetails;
+    cancelledBy?: BookingActor;
+  },
   now: Date,
 ): Promise<Reservation | undefined> {
   return db
@@ -350,6 +361,7 @@ export async function updateReservation(
       ...(change.status ? { status: change.status } : {}),
       ...(change.holdExpiresAt !== undefined ? { hold_expires_at: change.holdExpiresAt } : {}),
       ...detailColumns(change.details ?? {}),
+      ...(change.cancelledBy ? { cancelled_at: now, cancelled_by: change.cancelledBy } : {}),
       updated_at: now,
     })
     .where('reservation_id', '=', id)

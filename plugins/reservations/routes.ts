@@ -5,10 +5,12 @@
  *
  * - `GET  /api/reservations/:chatbotId/config`: the calendar (the defaults until saved);
  * - `PUT  /api/reservations/:chatbotId/config`: saves it (the wizard's "Guardar");
- * - `GET  /api/reservations/:chatbotId?period=`: the viewer's list (confirmed, and current holds);
+ * - `GET  /api/reservations/:chatbotId?period=&state=&from=&to=`: the viewer's list and calendar
+ *   (active, changed, cancelled or all, each with who cancelled or moved it and when: issue 27 §6);
  * - `GET  /api/reservations/:chatbotId/slots?date=`: a day's free slots (adding by hand);
  * - `POST /api/reservations/:chatbotId`: a reservation added by the owner (confirmed at once);
  * - `PATCH /api/reservations/:chatbotId/:reservationId`: "Reserva abonada" and completed flags;
+ * - `POST /api/reservations/:chatbotId/:reservationId/cancel`: the owner cancels (kept, listed);
  * - `DELETE /api/reservations/:chatbotId/:reservationId`: deletes it (its place is free at once).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -16,6 +18,7 @@ import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
 import { BotParams, ownedBotOf } from '../../engine/registry/owner-routes.ts';
+import { OWNER } from './access.ts';
 import {
   AddBody,
   ConfigAnswer,
@@ -25,14 +28,36 @@ import {
   type ReservationRow,
   ReservationsErrorBody,
   SlotsAnswer,
+  VIEWER_STATES,
 } from './api.ts';
 import { calendarName, defaultConfig, ReservationConfig } from './config.ts';
-import { deleteReservation, listForOwner, setFlags } from './owner-queries.ts';
+import { deleteReservation, findForBot, listForOwner, setFlags } from './owner-queries.ts';
 import { findConfig, type Reservation, type ReservationsDb, saveConfig } from './queries.ts';
 import type { Bookings } from './service.ts';
 import { addDays, instantOf, localDate, localTime } from './slots.ts';
 
 const RowParams = BotParams.extend({ reservationId: z.string().min(1).max(100) });
+
+const LocalDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** The list's query: a period, or a `from`–`to` range of local dates (both inclusive, at most 62 days). */
+const ListQuery = z
+  .object({
+    period: z.enum(PERIODS).default('upcoming'),
+    state: z.enum(VIEWER_STATES).default('active'),
+    from: LocalDate.optional(),
+    to: LocalDate.optional(),
+  })
+  .refine((q) => (q.from === undefined) === (q.to === undefined), { message: 'from and to go together' })
+  .refine(
+    (q) =>
+      !q.from ||
+      !q.to ||
+      (q.from <= q.to && Date.parse(`${q.to}T00:00Z`) - Date.parse(`${q.from}T00:00Z`) <= 62 * 86_400_000),
+    { message: 'from must be before to, at most 62 days apart' },
+  );
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The first instant of a local date (midnight, or the first hour that exists when a DST change skips it). */
 function startOfDay(date: string, timezone: string): Date {
@@ -58,6 +83,11 @@ function row(r: Reservation, timezone: string): ReservationRow {
     is_completed: r.is_completed,
     source: r.source,
     channel: r.channel,
+    cancelledAt: iso(r.cancelled_at),
+    cancelledBy: r.cancelled_by,
+    changedAt: iso(r.changed_at),
+    changedBy: r.changed_by,
+    changedFrom: iso(r.changed_from),
   };
 }
 
@@ -139,10 +169,13 @@ export function reservationRoutes(
           description:
             'Spec 001 §2, §9: confirmed reservations and current holds, soonest first, for a period in the calendar’s ' +
             'time zone: `today`, `week` (the last 7 days, today included), `past` (started before now), `all`; and ' +
-            '`upcoming` (from today on; the viewer’s default, not in the spec). At most 500.',
+            '`upcoming` (from today on; the viewer’s default, not in the spec). At most 500. Issue 27 §6: `state` ' +
+            '`changed`, `cancelled` or `all` (active and cancelled) lists those too, each with who cancelled or moved ' +
+            'it and when; `from` and `to` (local dates, inclusive, ≤ 62 days: the calendar) replace the period. 400 ' +
+            'for a bad query.',
           tags: ['reservations'],
           params: BotParams,
-          querystring: z.object({ period: z.enum(PERIODS).default('upcoming') }),
+          querystring: ListQuery,
           response: { 200: ListAnswer, 404: ReservationsErrorBody },
         },
       },
@@ -152,8 +185,9 @@ export function reservationRoutes(
         const now = ctx.now();
         const today = localDate(now, config.timezone);
         const tz = config.timezone;
-        const range =
-          req.query.period === 'today'
+        const range = req.query.from
+          ? { from: startOfDay(req.query.from, tz), to: startOfDay(addDays(req.query.to!, 1), tz) }
+          : req.query.period === 'today'
             ? { from: startOfDay(today, tz), to: startOfDay(addDays(today, 1), tz) }
             : req.query.period === 'week'
               ? { from: startOfDay(addDays(today, -6), tz), to: startOfDay(addDays(today, 1), tz) }
@@ -162,9 +196,9 @@ export function reservationRoutes(
                 : req.query.period === 'upcoming'
                   ? { from: startOfDay(today, tz) }
                   : {};
-        const list = await listForOwner(db, bot.id, range, now);
-        if (req.query.period === 'past') list.reverse();
-        return { timezone: tz, reservations: list.map((r) => row(r, tz)) };
+        const list = await listForOwner(db, bot.id, range, now, req.query.state);
+        if (req.query.period === 'past' && !req.query.from) list.reverse();
+        return { timezone: tz, today, reservations: list.map((r) => row(r, tz)) };
       },
     );
 
@@ -266,6 +300,34 @@ export function reservationRoutes(
         const updated = await setFlags(db, bot.id, req.params.reservationId, req.body, ctx.now());
         if (!updated) throw new AppError('NOT_FOUND', 'No existe esa reserva.');
         return { reservation: row(updated, config.timezone) };
+      },
+    );
+
+    app.post(
+      '/api/reservations/:chatbotId/:reservationId/cancel',
+      {
+        config: probe('POST', '/00000000-0000-0000-0000-000000000000/cancel'),
+        schema: {
+          summary: 'Cancels a reservation (the owner)',
+          description:
+            'Issue 27 §6: the owner cancels a held or confirmed reservation; its place is free at once, no reminder goes ' +
+            'out, and it stays in the viewer under "cancelled" with "by you" and the time (the booking event says ' +
+            '`by: owner`). 404 when it is not this bot’s or is no longer active.',
+          tags: ['reservations'],
+          params: RowParams,
+          response: {
+            200: z.object({ reservation: z.custom<ReservationRow>() }),
+            404: ReservationsErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        const bot = await ownedBot(req, req.params.chatbotId);
+        const found = await findForBot(db, bot.id, req.params.reservationId);
+        const done = found ? await bookings.cancel(bot.id, found.reservation_code, OWNER) : null;
+        if (!done?.ok) throw new AppError('NOT_FOUND', 'No existe esa reserva.');
+        const config = await bookings.config(bot.id);
+        return { reservation: row(done.reservation, config.timezone) };
       },
     );
 

@@ -285,7 +285,8 @@ export class Bookings {
     }
     if (!confirmed) return { ok: false, reason: 'not_found' };
     await this.remind(confirmed, config);
-    await emitBooking(this.ctx, 'created', confirmed, confirmed.source === 'chat' ? 'follower' : 'owner');
+    const by = confirmed.source === 'chat' ? 'follower' : 'owner';
+    await emitBooking(this.ctx, 'created', confirmed, by, config.timezone);
     return { ok: true, reservation: confirmed, missing: [] };
   }
 
@@ -343,15 +344,18 @@ export class Bookings {
       this.service(config, slot),
       config.max_simultaneous,
       now,
+      undefined,
+      byOf(asker),
     );
     if (moved === 'full')
       return { ok: false, reason: 'full', alternatives: await this.alternatives(chatbotId, slot) };
     if (moved.status === 'confirmed') await this.remind(moved, config);
-    if (moved.status === 'confirmed') await emitBooking(this.ctx, 'changed', moved, byOf(asker));
+    if (moved.status === 'confirmed')
+      await emitBooking(this.ctx, 'changed', moved, byOf(asker), config.timezone);
     return { ok: true, reservation: moved };
   }
 
-  /** Cancels a reservation the asker may use: its place is free at once and no reminder goes out. */
+  /** Cancels a booking the asker may use: its place is free at once, no reminder; kept with who and when. */
   async cancel(
     chatbotId: string,
     code: string,
@@ -362,11 +366,13 @@ export class Bookings {
     const cancelled = await updateReservation(
       this.db,
       found.reservation.reservation_id,
-      { status: 'cancelled' },
+      { status: 'cancelled', cancelledBy: byOf(asker) },
       this.ctx.now(),
     );
-    if (cancelled && found.reservation.status === 'confirmed')
-      await emitBooking(this.ctx, 'cancelled', cancelled, byOf(asker));
+    if (cancelled && found.reservation.status === 'confirmed') {
+      const { timezone } = await this.config(chatbotId);
+      await emitBooking(this.ctx, 'cancelled', cancelled, byOf(asker), timezone);
+    }
     return cancelled ? { ok: true, reservation: cancelled } : { ok: false, reason: 'not_found' };
   }
 

@@ -9,6 +9,9 @@ type Json<T> = ColumnType<T, string, string>;
 /** A reservation's state: `hold` (placed, waiting for the follower's details, expires), `confirmed`, `cancelled`, `expired`. */
 export type ReservationStatus = 'hold' | 'confirmed' | 'cancelled' | 'expired';
 
+/** Who cancelled or moved a booking: the follower in a chat, or the owner. */
+export type BookingActor = 'follower' | 'owner';
+
 /** One bot's calendar (`config` is the zod-checked {@link import('./config.ts').ReservationConfig}). */
 export interface ReservationConfigTable {
   chatbot_id: string;
@@ -52,6 +55,13 @@ export interface ReservationsTable {
   idempotency_key: string | null;
   reminder_24h_sent_at: Timestamp | null;
   reminder_2h_sent_at: Timestamp | null;
+  /** When and by whom it was cancelled (issue 27 §6); `cancelled_by` null for rows cancelled before that was kept. */
+  cancelled_at: Timestamp | null;
+  cancelled_by: BookingActor | null;
+  /** When and by whom it was last moved to another slot, and the start it had before (issue 27 §6). */
+  changed_at: Timestamp | null;
+  changed_by: BookingActor | null;
+  changed_from: Timestamp | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 
 /**
  * A reservations dialog: full-height scroll on a phone, centred from `sm`; `width` is the panel's
- * max-width class (`max-w-2xl` for the wizard, `max-w-3xl` for the viewer).
+ * max-width class (`max-w-2xl` for the wizard, `max-w-5xl` for the viewer with its week calendar).
  */
 export function ReservationDialog({
   titleId,
@@ -20,7 +20,7 @@ export function ReservationDialog({
   titleId: string;
   title: string;
   subtitle: ReactNode;
-  width: 'max-w-2xl' | 'max-w-3xl';
+  width: 'max-w-2xl' | 'max-w-3xl' | 'max-w-5xl';
   onClose: () => void;
   children: ReactNode;
 }) {

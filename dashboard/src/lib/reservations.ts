@@ -11,11 +11,18 @@ import type {
   Period,
   ReservationRow,
   SlotsAnswer,
+  ViewerState,
 } from '../../../plugins/reservations/api.ts';
 import type { ReservationConfig } from '../../../plugins/reservations/config.ts';
 import { apiCall } from './api.ts';
 
-export type { ConfigAnswer, ListAnswer, Period, ReservationRow } from '../../../plugins/reservations/api.ts';
+export type {
+  ConfigAnswer,
+  ListAnswer,
+  Period,
+  ReservationRow,
+  ViewerState,
+} from '../../../plugins/reservations/api.ts';
 
 /** A failed call: the server's `code`, `network` or `server` (lib/api.ts). */
 export { ApiError as ReservationsError } from './api.ts';
@@ -27,11 +34,27 @@ export const configQuery = (chatbotId: string) =>
     queryFn: () => apiCall<ConfigAnswer>('GET', `/api/reservations/${chatbotId}/config`),
   });
 
-/** The viewer's list; refreshed every 15 s while open (spec 001 §9). */
-export const listQuery = (chatbotId: string, period: Period) =>
+/**
+ * The viewer's list for a period and a state (active, changed, cancelled, all: issue 27 §6);
+ * refreshed every 15 s while open (spec 001 §9).
+ */
+export const listQuery = (chatbotId: string, period: Period, state: ViewerState = 'active') =>
   queryOptions({
-    queryKey: ['reservations', chatbotId, 'list', period],
-    queryFn: () => apiCall<ListAnswer>('GET', `/api/reservations/${chatbotId}?period=${period}`),
+    queryKey: ['reservations', chatbotId, 'list', period, state],
+    queryFn: () =>
+      apiCall<ListAnswer>('GET', `/api/reservations/${chatbotId}?period=${period}&state=${state}`),
+    refetchInterval: 15_000,
+  });
+
+/**
+ * The calendar's bookings (active and cancelled) from one local `YYYY-MM-DD` to another, both
+ * inclusive; refreshed every 15 s while open.
+ */
+export const rangeQuery = (chatbotId: string, from: string, to: string) =>
+  queryOptions({
+    queryKey: ['reservations', chatbotId, 'range', from, to],
+    queryFn: () =>
+      apiCall<ListAnswer>('GET', `/api/reservations/${chatbotId}?state=all&from=${from}&to=${to}`),
     refetchInterval: 15_000,
   });
 
@@ -55,6 +78,11 @@ export function setFlags(
   flags: { is_paid?: boolean; is_completed?: boolean },
 ): Promise<{ reservation: ReservationRow }> {
   return apiCall('PATCH', `/api/reservations/${chatbotId}/${id}`, flags);
+}
+
+/** Cancels a reservation as the owner (it stays listed under "cancelled", by you). */
+export function cancelReservation(chatbotId: string, id: string): Promise<{ reservation: ReservationRow }> {
+  return apiCall('POST', `/api/reservations/${chatbotId}/${id}/cancel`);
 }
 
 /** Deletes a reservation. */
