@@ -77,7 +77,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       await page.getByRole('heading', { name: 'Conversaciones con seguidores' }).waitFor();
       await page.getByText('Aún no te ha escrito ningún seguidor.').waitFor();
 
-      await telegram.sendText(tgToken, { id: 4321, username: 'lucia_m' }, '¿Tenéis mesa para esta noche?');
+      await telegram.sendText(
+        tgToken,
+        { id: 4321, username: 'lucia_m', first_name: 'Lucía' },
+        '¿Tenéis mesa para esta noche?',
+      );
       const follower = page.getByRole('button', { name: /lucia_m/ });
       await follower.waitFor(); // live: no reload
       await telegram.waitFor(() => replies(4321).length === 1); // the bot answered
@@ -94,7 +98,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       await page.getByText(/El bot no responde a este seguidor hasta las/).waitFor();
 
       // The follower answers: shown live, and the bot says nothing.
-      await telegram.sendText(tgToken, { id: 4321, username: 'lucia_m' }, '¡Genial, gracias!');
+      await telegram.sendText(
+        tgToken,
+        { id: 4321, username: 'lucia_m', first_name: 'Lucía' },
+        '¡Genial, gracias!',
+      );
       await log.getByText('¡Genial, gracias!').waitFor();
       await new Promise((r) => setTimeout(r, 800));
       expect(replies(4321)).toHaveLength(2);
@@ -104,7 +112,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       // Resume: the bot answers the next message again.
       await page.getByRole('switch', { name: 'Bot pausado' }).click();
       await expect.poll(() => page.getByRole('switch', { name: 'Bot pausado' }).isChecked()).toBe(false);
-      await telegram.sendText(tgToken, { id: 4321, username: 'lucia_m' }, '¿A qué hora abrís el sábado?');
+      await telegram.sendText(
+        tgToken,
+        { id: 4321, username: 'lucia_m', first_name: 'Lucía' },
+        '¿A qué hora abrís el sábado?',
+      );
       await telegram.waitFor(() => replies(4321).length === 3);
       await context.close();
     });
@@ -141,6 +153,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
         .getByRole('textbox', { name: 'Mensaje para todos tus seguidores' })
         .fill('¡Hoy, cocido madrileño!');
       await page.getByRole('button', { name: 'Enviar a todos' }).click();
+      // Issue 27 §5: a real dialog with the audience per channel, not the browser's confirm().
+      await page
+        .getByRole('dialog', { name: '¿Enviar esta difusión?' })
+        .getByRole('button', { name: 'Enviar a 81' })
+        .click();
       const progress = page.getByRole('progressbar', { name: 'Progreso de la difusión' });
       await progress.waitFor();
       await page
@@ -169,7 +186,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       await recorder.locator('audio').waitFor({ timeout: 20_000 });
       await page.screenshot({ path: join(SHOTS, 'recorder-processed-1280.png') });
       const before = telegram.callsOf(tgToken, 'sendVoice').length;
-      await recorder.getByRole('button', { name: 'Enviar a lucia_m' }).click();
+      await recorder.getByRole('button', { name: 'Enviar a Lucía' }).click();
       await telegram.waitFor(() => telegram.callsOf(tgToken, 'sendVoice').length > before);
       const note = telegram.callsOf(tgToken, 'sendVoice').at(-1)!;
       expect(String(note.params.chat_id)).toBe('4321');

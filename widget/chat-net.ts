@@ -43,6 +43,8 @@ export interface PushedMessage {
   from?: 'bot' | 'owner' | 'user';
   name?: string | null;
   attachment?: Attachment | null;
+  /** A broadcast (issue 27 §5): the business's announcement; no person took the chat over. */
+  broadcast?: boolean;
 }
 
 /** `GET /api/web/:key/pushed`: the messages the business sent since `after`, and the newest's mark. */

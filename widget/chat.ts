@@ -200,7 +200,8 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       // Issue 27 §3: a returning visitor (a new tab, the next day) sees their thread again.
       const past = await pushed.history();
       for (const m of past) add(serverMessage(m, config.person));
-      if (past.filter((m) => m.from !== 'user').at(-1)?.from === 'owner') answering(true);
+      const lastAnswer = past.filter((m) => m.from !== 'user' && !m.broadcast).at(-1);
+      if (lastAnswer?.from === 'owner') answering(true);
       if (past.length) keep();
     }
     if (!config.available) unavailable(config.unavailableText ?? texts.error);
@@ -223,7 +224,7 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
   function showPushed(list: PushedMessage[]): void {
     for (const m of list) {
       add(serverMessage(m, config?.person));
-      if (m.from === 'owner') answering(true);
+      if (m.from === 'owner' && !m.broadcast) answering(true);
     }
     keep();
   }

@@ -42,6 +42,8 @@ export const HistoryMessage = z.object({
   from: z.enum(['user', 'bot', 'owner']),
   name: z.string().nullable(),
   attachment: Attachment.nullable(),
+  /** A broadcast (issue 27 §5): shown as the business's, not a takeover. */
+  broadcast: z.boolean(),
   at: z.string(),
 });
 
@@ -79,6 +81,7 @@ export function historyRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZod 
             from: r.sender,
             name: r.sender === 'owner' ? person : null,
             attachment: r.attachment,
+            broadcast: r.broadcast,
             at: r.created_at.toISOString(),
           }));
         return { messages, last: rows.at(-1)?.id ?? null };

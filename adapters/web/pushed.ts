@@ -56,6 +56,8 @@ export interface StoredWebMessage {
   created_at: Date;
   /** The file sent with it (an owner's file, a bot's SEND), when it had one. */
   attachment: z.infer<typeof Attachment> | null;
+  /** A broadcast's copy (issue 27 §5): the business's announcement, not a takeover. */
+  broadcast: boolean;
 }
 
 /** A `conversation_messages` row (with `meta`) as {@link StoredWebMessage}. */
@@ -66,7 +68,7 @@ export function storedWebMessage(r: {
   created_at: Date | string;
   meta: unknown;
 }): StoredWebMessage {
-  const meta = r.meta as { attachment?: unknown } | null;
+  const meta = r.meta as { attachment?: unknown; broadcast?: unknown } | null;
   const attachment = Attachment.safeParse(meta?.attachment);
   return {
     id: String(r.id),
@@ -74,6 +76,7 @@ export function storedWebMessage(r: {
     sender: r.sender,
     created_at: new Date(r.created_at),
     attachment: attachment.success ? attachment.data : null,
+    broadcast: meta?.broadcast === true,
   };
 }
 
@@ -97,6 +100,8 @@ export const PushedMessage = z.object({
   from: z.enum(['bot', 'owner']),
   name: z.string().nullable(),
   attachment: Attachment.nullable(),
+  /** A broadcast (issue 27 §5): shown as the business's, the header does not say a person answers. */
+  broadcast: z.boolean(),
   at: z.string(),
 });
 
@@ -109,6 +114,7 @@ export function pushedView(row: StoredWebMessage, person: string): z.infer<typeo
     from: owner ? 'owner' : 'bot',
     name: owner ? person : null,
     attachment: row.attachment,
+    broadcast: row.broadcast,
     at: row.created_at.toISOString(),
   };
 }

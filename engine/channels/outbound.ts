@@ -53,6 +53,8 @@ export interface DeliverOptions {
    * tell live listeners; omitted for a turn's reply, which the engine stored with the turn.
    */
   record?: 'bot' | 'owner';
+  /** The recorded message is a broadcast's copy (`SendOptions.broadcast`, issue 27 §5). */
+  broadcast?: boolean;
 }
 
 /**
@@ -127,7 +129,8 @@ export class Outbox {
     });
     const receipt: SendReceipt = { messageIds: sent?.messageIds ?? [] };
     // Stored under the conversation's own channel (an IALanding visitor's stays `ialanding`).
-    if (options.record) await this.record(target.channel ?? adapter.id, target, out, options.record);
+    if (options.record)
+      await this.record(target.channel ?? adapter.id, target, out, options.record, options.broadcast);
     return { message: out, receipt };
   }
 
@@ -148,6 +151,7 @@ export class Outbox {
       throw new AppError('BAD_REQUEST', `El canal ${target.channel} no puede enviar mensajes por sí solo.`);
     const { receipt } = await this.deliver(adapter, target, message, {
       ...(options.store === false ? {} : { record: options.sender ?? 'bot' }),
+      ...(options.broadcast ? { broadcast: true } : {}),
     });
     return receipt ?? { messageIds: [] };
   }
@@ -158,7 +162,9 @@ export class Outbox {
     target: { chatbotId: string; chatId: string },
     sent: OutboundMessage,
     sender: 'bot' | 'owner',
+    broadcast = false,
   ): Promise<void> {
+    const mark = broadcast ? { broadcast: true as const } : {};
     await insertOutgoing(this.deps.db, {
       chatbotId: target.chatbotId,
       channel,
@@ -166,15 +172,17 @@ export class Outbox {
       sender,
       // A voice note alone (an owner's recording) shows as 🎤 in the conversation.
       text: sent.text || (sent.voice ? VOICE_NOTE_TEXT : ''),
-      meta: sent.attachment
-        ? {
-            attachment: sent.attachment,
-            archivosEnviados: [],
-            archivos: { action: 'NONE', lista: [] },
-            offline: false,
-            failed: false,
-          }
-        : null,
+      meta:
+        sent.attachment || broadcast
+          ? {
+              attachment: sent.attachment ?? null,
+              archivosEnviados: [],
+              archivos: { action: 'NONE', lista: [] },
+              offline: false,
+              failed: false,
+              ...mark,
+            }
+          : null,
     });
     this.deps.effects.record({ chatbotId: target.chatbotId, channel, userId: target.chatId, replies: 0 });
   }

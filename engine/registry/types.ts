@@ -329,6 +329,11 @@ export interface SendOptions {
   sender?: 'bot' | 'owner';
   /** Store the message in the conversation (default true). */
   store?: boolean;
+  /**
+   * A broadcast's copy (issue 27 §5): stored with `meta.broadcast`, so the web widget shows it as
+   * the business's announcement without saying a person took the conversation over.
+   */
+  broadcast?: boolean;
 }
 
 /**

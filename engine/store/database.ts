@@ -206,6 +206,11 @@ export interface StoredTurnMeta {
   failed: boolean;
   /** Tool calls made in this turn (plugins' function tools), kept for the owner and for replays. */
   tools?: ToolCallRecord[];
+  /**
+   * Set on a broadcast's copy (issue 27 §5): the business's announcement to every follower, not a
+   * takeover; a channel shows it as the business's and the bot is not paused by it.
+   */
+  broadcast?: true;
 }
 
 /** What the engine stores with a follower's message (the `user` row). */

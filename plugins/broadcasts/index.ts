@@ -1,7 +1,8 @@
 /**
- * Broadcasts (issue 14 §3; spec 001 §5, §7 `POST /api/telegram-broadcast`, §8): the owner sends a
- * text, one of the bot's stored files, or a recorded voice note with an effect to every follower of
- * the bot on Telegram, as a durable job with a row per recipient (sender.ts), with its progress and
+ * Broadcasts (issue 14 §3, issue 27 §5; spec 001 §5, §7 `POST /api/telegram-broadcast`, §8): the
+ * owner sees the audience per channel, then sends a text, one of the bot's stored files, or a
+ * recorded voice note with an effect to every follower of the bot on Telegram, a WhatsApp linked
+ * number and the web (WhatsApp Cloud followers are counted and skipped until templates exist), as a durable job with a row per recipient (sender.ts), with its progress and
  * history. Through the registry: owner routes, a job, its own tables; the voice effect comes from
  * the audio-effects plugin, as a service plugins/index.ts hands over.
  */
@@ -15,7 +16,8 @@ import {
   pluginJob,
 } from '../../engine/registry/index.ts';
 import { PRESETS, type RecordingEffects, VOICE_SEND_ERROR } from '../audio-effects/api.ts';
-import { BroadcastsAnswer, NOTHING_TO_SEND } from './api.ts';
+import { AudienceAnswer, BroadcastsAnswer, NO_AUDIENCE_CODE, NOTHING_TO_SEND } from './api.ts';
+import { audienceMembers, countAudience } from './audience.ts';
 import { migrations } from './migrations.ts';
 import {
   type BroadcastsDb,
@@ -24,9 +26,15 @@ import {
   findBotFile,
   listBroadcasts,
   ownerBroadcasts,
+  recipientCounts,
   recipientsByStatus,
 } from './queries.ts';
+import { broadcastRow } from './rows.ts';
 import { broadcastHandler, broadcastJob } from './sender.ts';
+import { NO_AUDIENCE, ownerLanguage } from './texts.ts';
+
+/** The chatbot id in the audience route's path. */
+const AudienceParams = z.object({ chatbotId: z.string().min(1).max(200) });
 
 /** Spec 001 §8 Broadcast and voice. */
 export const BROADCAST_ERRORS = {
@@ -65,17 +73,21 @@ function routes(ctx: PluginContext, db: BroadcastsDb, effects: BroadcastEffects)
         schema: {
           summary: 'Sends a broadcast to every follower of a bot',
           description:
-            'Spec 001 §5, §7, issue 14 §3. multipart/form-data: `chatbotId`, and `text`, or `fileKey` (the id of one of ' +
-            'the bot’s stored files), or an `audio` recording with a `preset` (a voice effect; the note goes out as a ' +
-            'Telegram voice note). To every follower on Telegram who has not blocked the bot, as a durable job at most 29 ' +
-            'messages a second. Answers `{broadcastId, total}` at once; progress comes from `GET /api/broadcasts/:chatbotId`. ' +
-            '400 "Escribe un texto o selecciona un archivo" with nothing to send, "Error al enviar el audio." for a recording ' +
-            'that cannot be processed, "Error al enviar archivo: {error}" for an unknown file; 404 for another owner’s bot.',
+            'Spec 001 §5, §7, issue 14 §3, issue 27 §5. multipart/form-data: `chatbotId`, and `text`, or `fileKey` (the id ' +
+            'of one of the bot’s stored files), or an `audio` recording with a `preset` (a voice effect; the note goes out ' +
+            'as a voice note). To every follower who has not blocked the bot on Telegram (at most 29 messages a second), a ' +
+            'WhatsApp linked number (one a second) and the web widget or IALanding (stored in their thread, live on an ' +
+            'open widget), as a durable job; WhatsApp Cloud followers are counted and skipped (they need an approved ' +
+            'template, issue 28). Answers `{broadcastId, total, skipped}` at once; progress comes from ' +
+            '`GET /api/broadcasts/:chatbotId`. 400 "Escribe un texto o selecciona un archivo" with nothing to send, ' +
+            '"Error al enviar el audio." for a recording that cannot be processed, "Error al enviar archivo: {error}" for ' +
+            'an unknown file, `code: "noAudience"` (text in the `x-app-language` or Accept-Language language) when it would ' +
+            'reach nobody; 404 for another owner’s bot.',
           tags: ['conversations'],
           consumes: ['multipart/form-data'],
         },
       },
-      async (req) => {
+      async (req, reply) => {
         await ctx.requireOwner(req);
         const { fields, recording: audio } = await effects.readRecordingForm(req);
         const bot = await ownedBot(req, fields.chatbotId);
@@ -105,7 +117,11 @@ function routes(ctx: PluginContext, db: BroadcastsDb, effects: BroadcastEffects)
             );
           },
         );
-        return { broadcastId: created.id, total: created.total };
+        if (!created)
+          return reply
+            .code(400)
+            .send({ error: NO_AUDIENCE[ownerLanguage(req.headers)], code: NO_AUDIENCE_CODE });
+        return { broadcastId: created.id, total: created.total, skipped: created.skipped };
       },
     );
 
@@ -125,32 +141,44 @@ function routes(ctx: PluginContext, db: BroadcastsDb, effects: BroadcastEffects)
       async (req) => {
         const bot = await ownedBot(req, req.params.chatbotId);
         const rows = await listBroadcasts(db, bot.id);
+        const counts = await recipientCounts(
+          db,
+          rows.map((r) => r.id),
+        );
         return {
-          broadcasts: rows.map((row) => {
-            const r = {
-              ...row,
-              sent: row.sent ?? 0,
-              failed: row.failed ?? 0,
-              unknown: row.unknown ?? 0,
-              blocked: row.blocked ?? 0,
-            };
-            return {
-              id: r.id,
-              text: r.text,
-              fileName: r.file_name ?? null,
-              voice: Boolean(r.has_voice),
-              preset: r.preset,
-              status: r.status,
-              total: r.total,
-              sent: r.sent,
-              failed: r.failed + r.unknown,
-              blocked: r.blocked,
-              remaining: Math.max(0, r.total - r.sent - r.failed - r.unknown - r.blocked),
-              createdAt: new Date(r.created_at).toISOString(),
-              finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
-            };
-          }),
+          broadcasts: rows.map((row) =>
+            broadcastRow(
+              row,
+              counts.filter((c) => c.broadcast_id === row.id),
+            ),
+          ),
         };
+      },
+    );
+
+    app.get(
+      '/api/broadcasts/:chatbotId/audience',
+      {
+        config: {
+          owner: { probe: (a) => ({ method: 'GET', url: `/api/broadcasts/${a.botId}/audience` }) },
+        },
+        schema: {
+          summary: 'Who a broadcast would reach now, per channel',
+          description:
+            'Issue 27 §5: the bot’s followers per audience (`telegram`, `whatsapp` for a linked number, `web` for the ' +
+            'widget and IALanding visitors, `whatsappCloud`) as `count` (who a broadcast sent now goes to) and ' +
+            '`leftOut` (who blocked the bot; every WhatsApp Cloud follower, `reason: "template"`: they need an approved ' +
+            'template, issue 28), and `reachable`, the sum of `count` (a broadcast to 0 is refused). The owner’s test ' +
+            'chats are never counted. 404 for another owner’s bot.',
+          tags: ['conversations'],
+          params: AudienceParams,
+          response: { 200: AudienceAnswer },
+        },
+      },
+      async (req) => {
+        const { chatbotId } = AudienceParams.parse(req.params);
+        const bot = await ownedBot(req, chatbotId);
+        return countAudience(await audienceMembers(db, bot.id));
       },
     );
   };

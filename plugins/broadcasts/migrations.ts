@@ -1,7 +1,8 @@
 /**
  * The broadcasts plugin's tables: one row per broadcast and one per recipient (the durable record
- * that lets a broadcast resume after a crash without sending anyone the same message twice), and
- * the followers who blocked the bot (left out of later broadcasts).
+ * that lets a broadcast resume after a crash without sending anyone the same message twice, with
+ * its audience and, for one counted but not sent to, why: issue 27 §5), and the followers who
+ * blocked the bot (left out of later broadcasts).
  */
 import type { Migration } from 'kysely/migration';
 import { sqlMigration } from '../../engine/store/sql-migration.ts';
@@ -41,5 +42,22 @@ export const migrations: Record<string, Migration> = {
         )`,
     ],
     down: ['DROP TABLE broadcast_blocked', 'DROP TABLE broadcast_recipients', 'DROP TABLE broadcasts'],
+  }),
+  // Issue 27 §5: each recipient's audience (telegram, whatsapp, web, whatsappCloud) for the
+  // per-channel counts, and `skipped` recipients (counted, not sent to; `error` says why).
+  '202611271500_broadcast_audiences': sqlMigration({
+    up: [
+      'ALTER TABLE broadcast_recipients ADD COLUMN audience text',
+      'ALTER TABLE broadcast_recipients DROP CONSTRAINT broadcast_recipients_status_check',
+      `ALTER TABLE broadcast_recipients ADD CONSTRAINT broadcast_recipients_status_check
+          CHECK (status IN ('pending', 'sending', 'sent', 'blocked', 'failed', 'unknown', 'skipped'))`,
+    ],
+    down: [
+      "DELETE FROM broadcast_recipients WHERE status = 'skipped'",
+      'ALTER TABLE broadcast_recipients DROP CONSTRAINT broadcast_recipients_status_check',
+      `ALTER TABLE broadcast_recipients ADD CONSTRAINT broadcast_recipients_status_check
+          CHECK (status IN ('pending', 'sending', 'sent', 'blocked', 'failed', 'unknown'))`,
+      'ALTER TABLE broadcast_recipients DROP COLUMN audience',
+    ],
   }),
 };

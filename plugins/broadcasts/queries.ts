@@ -1,10 +1,11 @@
 /**
- * The broadcasts plugin's SQL: its own tables, and reads of the engine's `followers` and
- * `chatbot_files` the broadcast is about.
+ * The broadcasts plugin's SQL: its own tables, and reads of the engine's `followers` (audience.ts)
+ * and `chatbot_files` the broadcast is about.
  */
 import { type ColumnType, type Kysely, sql } from 'kysely';
 import type { Database } from '../../engine/store/database.ts';
 import { CHAT_KEY, chatColumns } from '../../engine/store/queries/keys.ts';
+import { audienceMembers, sendOrder } from './audience.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -20,11 +21,13 @@ export interface BroadcastsTable {
   created_at: Timestamp;
   finished_at: Timestamp | null;
 }
-export type RecipientStatus = 'pending' | 'sending' | 'sent' | 'blocked' | 'failed' | 'unknown';
+export type RecipientStatus = 'pending' | 'sending' | 'sent' | 'blocked' | 'failed' | 'unknown' | 'skipped';
 export interface BroadcastRecipientsTable {
   broadcast_id: string;
   channel: string;
   chat_id: string;
+  /** The recipient's audience (api.ts AUDIENCES); null on rows from before issue 27. */
+  audience: string | null;
   status: RecipientStatus;
   error: string | null;
   sent_at: Timestamp | null;
@@ -46,38 +49,21 @@ export function broadcastsDb(db: Kysely<Database>): BroadcastsDb {
   return db.withTables<Tables>();
 }
 
-/** The channels a broadcast reaches (issue 14 §3: Telegram; WhatsApp's rules need templates, not here yet). */
-export const BROADCAST_CHANNELS = ['telegram'] as const;
-
 /**
- * Creates a broadcast and one pending row per reachable follower (on the broadcast channels, not
- * blocked since their last message), in one transaction with `then` (the job that sends it), so it exists only with its job.
+ * Creates a broadcast and one row per follower it counts (audience.ts): `pending` for those it is
+ * sent to, `skipped` with the reason in `error` for the others (WhatsApp Cloud, blocked), in one
+ * transaction with `then` (the job that sends it), so it exists only with its job. Resolves with
+ * null, creating nothing, when it would be sent to nobody (issue 27 §5: 0 is refused).
  */
 export async function createBroadcast(
   db: BroadcastsDb,
   b: { chatbotId: string; text: string; fileId: string | null; voice: Buffer | null; preset: string | null },
   then: (trx: BroadcastsDb, id: string) => Promise<void>,
-): Promise<{ id: string; total: number }> {
+): Promise<{ id: string; total: number; skipped: number } | null> {
   return db.transaction().execute(async (trx) => {
-    const followers = await trx
-      .selectFrom('followers as f')
-      .select(['f.channel', 'f.external_id'])
-      .where('f.chatbot_id', '=', b.chatbotId)
-      .where('f.channel', 'in', [...BROADCAST_CHANNELS])
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('broadcast_blocked as x')
-              .select(sql`1`.as('one'))
-              .whereRef('x.chatbot_id', '=', 'f.chatbot_id')
-              .whereRef('x.channel', '=', 'f.channel')
-              .whereRef('x.chat_id', '=', 'f.external_id')
-              // A follower who wrote again after blocking has unblocked the bot.
-              .whereRef('x.blocked_at', '>=', 'f.last_seen_at'),
-          ),
-        ),
-      )
-      .execute();
+    const members = await audienceMembers(trx as unknown as BroadcastsDb, b.chatbotId);
+    const total = members.filter((m) => m.skip === null).length;
+    if (total === 0) return null;
     const row = await trx
       .insertInto('broadcasts')
       .values({
@@ -87,27 +73,60 @@ export async function createBroadcast(
         voice: b.voice,
         preset: b.preset,
         status: 'sending',
-        total: followers.length,
+        total,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    for (let i = 0; i < followers.length; i += 500)
+    for (let i = 0; i < members.length; i += 500)
       await trx
         .insertInto('broadcast_recipients')
         .values(
-          followers.slice(i, i + 500).map((f) => ({
+          members.slice(i, i + 500).map((m) => ({
             broadcast_id: row.id,
-            channel: f.channel,
-            chat_id: f.external_id,
-            status: 'pending' as const,
-            error: null,
+            channel: m.channel,
+            chat_id: m.chatId,
+            audience: m.audience,
+            status: m.skip === null ? ('pending' as const) : ('skipped' as const),
+            error: m.skip,
             sent_at: null,
           })),
         )
         .execute();
     await then(trx as unknown as BroadcastsDb, row.id);
-    return { id: row.id, total: followers.length };
+    return { id: row.id, total, skipped: members.length - total };
   });
+}
+
+/**
+ * Why a recipient row was not sent (SQL): a skipped one's reason (`error`); for a failed one
+ * `notConnected` (the adapters' "… is not connected", an unknown channel), `interrupted` (status
+ * `unknown`) or `channel`; null for the others.
+ */
+const REASON = sql<string | null>`case
+  when status = 'skipped' then error
+  when status = 'unknown' then 'interrupted'
+  when status = 'failed' and error ~* '(is not connected|no existe el canal|used before start)' then 'notConnected'
+  when status = 'failed' then 'channel'
+  end`;
+
+/**
+ * Recipients of some broadcasts counted by audience, status and reason (skipped, failed), for the
+ * per-channel progress (issue 27 §5). Rows from before audiences were stored count by channel.
+ */
+export async function recipientCounts(db: BroadcastsDb, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('broadcast_recipients')
+    .select([
+      'broadcast_id',
+      'status',
+      sql<string>`coalesce(audience, channel)`.as('audience'),
+      REASON.as('reason'),
+      sql<number>`count(*)::int`.as('n'),
+    ])
+    .where('broadcast_id', 'in', [...ids])
+    .groupBy(['broadcast_id', 'status', sql`coalesce(audience, channel)`, REASON])
+    .execute();
 }
 
 /** A broadcast by id. */
@@ -163,6 +182,7 @@ export async function nextPending(db: BroadcastsDb, id: string, n: number) {
     .select(['channel', 'chat_id'])
     .where('broadcast_id', '=', id)
     .where('status', '=', 'pending')
+    .orderBy(sendOrder('channel'))
     .orderBy('chat_id')
     .limit(n)
     .execute();

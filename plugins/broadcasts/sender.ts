@@ -1,8 +1,10 @@
 /**
- * Sends a broadcast (issue 14 §3): a durable job that walks the broadcast's pending recipients in
- * order, one message at a time, at most {@link RATE_PER_SECOND} a second per broadcast (Telegram's
- * limit is about 30 a second per bot), through `ctx.send` (the plugins' outbound transformers, the
- * adapter, stored in each conversation as the owner's). A 429's `retry_after` is honoured by the
+ * Sends a broadcast (issue 14 §3, issue 27 §5): a durable job that walks the broadcast's pending
+ * recipients in order (Telegram, web, WhatsApp), one message at a time, each channel at its pace
+ * ({@link RATES_PER_SECOND}: Telegram's limit is about 30 a second per bot; a WhatsApp linked number
+ * one a second), through `ctx.send` (the plugins' outbound transformers, the channel's adapter
+ * found by the registry, stored in each conversation as the owner's: a web or IALanding visitor
+ * sees it in their thread on their next visit and at once on an open widget's live stream). A 429's `retry_after` is honoured by the
  * Telegram adapter's auto-retry; a follower who blocked the bot (403) is recorded and left out of
  * later broadcasts.
  *
@@ -38,8 +40,24 @@ import {
 /** Messages a second per broadcast (Telegram: about 30 per bot). */
 export const RATE_PER_SECOND = 29;
 /**
+ * Messages a second per broadcast by channel (issue 27 §5): Telegram's {@link RATE_PER_SECOND};
+ * a WhatsApp linked number one a second (WhatsApp bans numbers that burst; the adapter's own
+ * `WHATSAPP_SEND_INTERVAL_MS` pace is 1 s too); web and IALanding visitors get a stored message,
+ * kept to a pace that spares the database. Other channels go at Telegram's.
+ */
+export const RATES_PER_SECOND: Readonly<Record<string, number>> = {
+  telegram: RATE_PER_SECOND,
+  whatsapp: 1,
+  web: 100,
+  ialanding: 100,
+};
+/** The pace of `channel`, messages a second. */
+export function rateOf(channel: string): number {
+  return RATES_PER_SECOND[channel] ?? RATE_PER_SECOND;
+}
+/**
  * The window the rate is kept in, ms: however late the database work before a call makes it, no
- * second of Bot API call starts ever holds more than the rate.
+ * second of calls ever starts more than the rate.
  */
 export const RATE_WINDOW_MS = 1000;
 /** How long one job sends before it hands over to the next part, ms. */
@@ -55,12 +73,22 @@ export const broadcastJob = defineJob({
      * over the hand-over instead of a new part starting a new second of its own.
      */
     starts: z.array(z.number()).max(100).optional(),
+    /** The channel `starts` were calls of (Telegram when absent, as before issue 27). */
+    startsOf: z.string().max(64).optional(),
   }),
   leaseSeconds: 30,
   retryLimit: 10,
   retryDelaySeconds: 5,
   concurrency: 5,
 });
+
+/** One channel's pace within a job: the gap between sends (ms), the calls a window may start, the last start times, the next slot. */
+interface Pace {
+  gap: number;
+  perWindow: number;
+  starts: number[];
+  next: number;
+}
 
 /** A follower who cannot be reached again (blocked the bot, deleted their account, unknown chat). */
 export function unreachable(err: unknown): boolean {
@@ -107,22 +135,39 @@ export function broadcastHandler(
       ...(b.voice ? { voice: { data: Buffer.from(b.voice), mime: 'audio/ogg' as const } } : {}),
     };
     const started = Date.now();
-    // Each recipient costs one Bot API call per part (text, file, voice note): the pace counts calls.
+    // Each recipient costs one call per part (text, file, voice note): the pace counts calls.
     const callsEach = Math.max(1, (b.text ? 1 : 0) + (file ? 1 : 0) + (b.voice ? 1 : 0));
-    const gap = (1000 * callsEach) / RATE_PER_SECOND;
-    // Send times follow a fixed schedule one gap apart (not "a gap after the last send finished"),
-    // so the database work and timer lateness of each message do not slow the pace below the rate.
-    // The schedule alone lets a late call bunch with the next ones, so the calls' real start
-    // times are also kept to the rate in any window of RATE_WINDOW_MS.
-    const perWindow = Math.max(1, Math.floor(RATE_PER_SECOND / callsEach));
-    const starts: number[] = (job.data.starts ?? []).slice(-perWindow);
-    let next = Math.max(Date.now(), (starts.at(-1) ?? 0) + gap);
+    // One pace per channel (recipients come grouped by channel, sendOrder): send times follow a
+    // fixed schedule one gap apart (not "a gap after the last send finished"), so the database work
+    // and timer lateness of each message do not slow the pace below the rate. The schedule alone
+    // lets a late call bunch with the next ones, so the calls' real start times are also kept to
+    // the rate in any window of RATE_WINDOW_MS.
+    const paces = new Map<string, Pace>();
+    const paceOf = (channel: string): Pace => {
+      let pace = paces.get(channel);
+      if (!pace) {
+        const rate = rateOf(channel);
+        const perWindow = Math.max(1, Math.floor(rate / callsEach));
+        const carried = (job.data.startsOf ?? 'telegram') === channel ? (job.data.starts ?? []) : [];
+        const starts = carried.slice(-perWindow);
+        const gap = (1000 * callsEach) / rate;
+        pace = { gap, perWindow, starts, next: Math.max(Date.now(), (starts.at(-1) ?? 0) + gap) };
+        paces.set(channel, pace);
+      }
+      return pace;
+    };
+    let lastChannel = job.data.startsOf ?? 'telegram';
     for (;;) {
       if (job.signal.aborted) throw new Error('broadcast attempt aborted');
       if (Date.now() - started > SLICE_MS) {
         await ctx.jobs.send(
           broadcastJob,
-          { broadcastId, part: part + 1, starts },
+          {
+            broadcastId,
+            part: part + 1,
+            starts: paces.get(lastChannel)?.starts ?? [],
+            startsOf: lastChannel,
+          },
           { key: `${broadcastId}:${part + 1}` },
         );
         return;
@@ -132,19 +177,22 @@ export function broadcastHandler(
       for (const r of batch) {
         const key = { id: broadcastId, channel: r.channel, chatId: r.chat_id };
         // Wait for the pace first, so a process killed while waiting leaves this recipient pending.
+        const pace = paceOf(r.channel);
+        lastChannel = r.channel;
         const now = Date.now();
-        if (next > now) await new Promise((resolve) => setTimeout(resolve, next - now));
+        if (pace.next > now) await new Promise((resolve) => setTimeout(resolve, pace.next - now));
         if (!(await moveRecipient(db, key, 'pending', 'sending'))) continue;
-        next = Math.max(next, now) + gap;
-        if (starts.length >= perWindow) {
-          const wait = starts[starts.length - perWindow]! + RATE_WINDOW_MS - Date.now();
+        pace.next = Math.max(pace.next, now) + pace.gap;
+        if (pace.starts.length >= pace.perWindow) {
+          const wait = pace.starts[pace.starts.length - pace.perWindow]! + RATE_WINDOW_MS - Date.now();
           if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         }
-        starts.push(Date.now());
-        if (starts.length > perWindow) starts.shift();
+        pace.starts.push(Date.now());
+        if (pace.starts.length > pace.perWindow) pace.starts.shift();
         try {
           await ctx.send({ chatbotId: b.chatbot_id, channel: r.channel, chatId: r.chat_id }, message, {
             sender: 'owner',
+            broadcast: true,
           });
         } catch (err) {
           // The message may have gone out and not been stored: the retry settles it from the conversation.

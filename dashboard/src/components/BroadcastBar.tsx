@@ -1,16 +1,28 @@
 /**
  * The broadcast bar of /usuarios-conversaciones (spec 001 §2 Followers chat screen, §5 Broadcast;
- * issue 14 §3): a text and/or one of the bot's stored files (newest first, up to 100) sent to every
- * Telegram follower after a confirmation; the running broadcast's progress (sent, failed, blocked,
- * remaining) as a progress bar that refreshes every second; and the history of past broadcasts.
- * Needs a text or a file: "Escribe un texto o selecciona un archivo".
+ * issue 14 §3, issue 27 §5): a text and/or one of the bot's stored files (newest first, up to 100)
+ * sent to the bot's followers. Before sending the owner sees the audience per channel (Telegram,
+ * WhatsApp linked number, web; WhatsApp Cloud counted and marked as needing an approved template),
+ * and confirms in a dialog (BroadcastConfirm.tsx) listing those counts. With nobody to reach the
+ * send button is disabled and says why (the server refuses it too). The running broadcast's
+ * progress, per channel, refreshes every second; once done, the last one's final counts stay, and
+ * the history lists past broadcasts. Needs a text or a file: "Escribe un texto o selecciona un archivo".
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { type BroadcastRow, broadcastsQuery, sendBroadcast } from '../lib/broadcasts.ts';
+import {
+  type AudienceAnswer,
+  audienceQuery,
+  type BroadcastRow,
+  broadcastsQuery,
+  sendBroadcast,
+} from '../lib/broadcasts.ts';
 import { filesQuery } from '../lib/files.ts';
+import { AudienceList } from './BroadcastAudience.tsx';
+import { BroadcastConfirm } from './BroadcastConfirm.tsx';
+import { BroadcastProgress, ChannelCounts, countsOf } from './BroadcastProgress.tsx';
 import { useBroadcastErrorText } from './broadcast-errors.ts';
 import { submitSends } from './ChatComposer.tsx';
 import { Alert, SrLabel } from './ui.tsx';
@@ -24,23 +36,41 @@ export function BroadcastBar({ chatbotId }: { chatbotId: string }) {
   const queryClient = useQueryClient();
   const errorText = useBroadcastErrorText();
   const broadcasts = useQuery(broadcastsQuery(chatbotId));
+  const audience = useQuery(audienceQuery(chatbotId));
   const files = useQuery(filesQuery(chatbotId));
   const [text, setText] = useState('');
   const [fileKey, setFileKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The confirmation: what is sent, and the audience read when it opened (undefined: loading). */
+  const [confirming, setConfirming] = useState<{ what: string; audience?: AudienceAnswer | null } | null>(
+    null,
+  );
   const textId = useId();
   const fileId = useId();
+  const whyId = useId();
   const rows = broadcasts.data?.broadcasts ?? [];
-  const running = rows.find((b) => b.status === 'sending');
+  const shown = rows.find((b) => b.status === 'sending') ?? rows[0];
+  const nobody = audience.data?.reachable === 0;
+  const fileName = (files.data ?? []).find((f) => f.id === fileKey)?.file_name;
 
-  async function send() {
+  async function ask() {
     setError(null);
     if (!text.trim() && !fileKey) {
       setError(t('broadcast.nothing'));
       return;
     }
-    if (!window.confirm(t('broadcast.confirm'))) return;
+    const what = [text.trim(), fileName ? `📎 ${fileName}` : ''].filter(Boolean).join(' · ');
+    setConfirming({ what });
+    // The counts the owner confirms are read now, not the ones loaded with the page.
+    const fresh = await queryClient
+      .fetchQuery({ ...audienceQuery(chatbotId), staleTime: 0 })
+      .catch(() => null);
+    setConfirming((c) => (c ? { ...c, audience: fresh } : c));
+  }
+
+  async function send() {
+    setConfirming(null);
     setBusy(true);
     try {
       const { total } = await sendBroadcast(chatbotId, {
@@ -53,6 +83,7 @@ export function BroadcastBar({ chatbotId }: { chatbotId: string }) {
       await queryClient.invalidateQueries({ queryKey: ['broadcasts', chatbotId] });
     } catch (err) {
       setError(errorText(err));
+      await queryClient.invalidateQueries({ queryKey: ['broadcasts', chatbotId, 'audience'] });
     } finally {
       setBusy(false);
     }
@@ -69,7 +100,17 @@ export function BroadcastBar({ chatbotId }: { chatbotId: string }) {
         </h2>
         <p className="text-sm text-slate-600">{t('broadcast.subtitle')}</p>
       </div>
-      <form className="grid gap-2 min-[700px]:grid-cols-[1fr_220px_auto]" onSubmit={submitSends(send)}>
+      {audience.data ? (
+        <details className="text-sm" open={nobody}>
+          <summary className="cursor-pointer font-medium text-brand-800">
+            {t('broadcast.audience.summary', { count: audience.data.reachable })}
+          </summary>
+          <div className="mt-2">
+            <AudienceList audience={audience.data} heading={t('broadcast.audience.title')} />
+          </div>
+        </details>
+      ) : null}
+      <form className="grid gap-2 min-[700px]:grid-cols-[1fr_220px_auto]" onSubmit={submitSends(ask)}>
         <SrLabel htmlFor={textId}>{t('broadcast.text')}</SrLabel>
         <textarea
           id={textId}
@@ -100,15 +141,29 @@ export function BroadcastBar({ chatbotId }: { chatbotId: string }) {
         </div>
         <button
           type="submit"
-          disabled={busy}
+          disabled={busy || nobody}
+          aria-describedby={nobody ? whyId : undefined}
           className="rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white disabled:bg-slate-400"
         >
           {busy ? t('broadcast.sending') : t('broadcast.send')}
         </button>
       </form>
+      {nobody ? (
+        <p id={whyId} className="text-sm text-amber-900">
+          {t('broadcast.noAudience')}
+        </p>
+      ) : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
-      {running ? <Progress row={running} /> : null}
+      {shown ? <BroadcastProgress row={shown} /> : null}
       {rows.length > 0 ? <History rows={rows} /> : null}
+      {confirming ? (
+        <BroadcastConfirm
+          what={confirming.what}
+          audience={confirming.audience}
+          onConfirm={() => void send()}
+          onCancel={() => setConfirming(null)}
+        />
+      ) : null}
     </section>
   );
 }
@@ -122,35 +177,6 @@ function summary(t: ReturnType<typeof useTranslation>['t'], b: BroadcastRow): st
   return parts.join(' · ');
 }
 
-function Progress({ row }: { row: BroadcastRow }) {
-  const { t } = useTranslation();
-  const done = row.sent + row.failed + row.blocked;
-  const percent = row.total ? Math.round((done / row.total) * 100) : 100;
-  return (
-    <div className="space-y-1" aria-live="polite">
-      <div className="flex justify-between text-sm">
-        <span className="font-medium">{t('broadcast.progress')}</span>
-        <span>{percent} %</span>
-      </div>
-      <div
-        role="progressbar"
-        aria-label={t('broadcast.progress')}
-        aria-valuemin={0}
-        aria-valuemax={row.total}
-        aria-valuenow={done}
-        className="h-2.5 overflow-hidden rounded-full bg-slate-200"
-      >
-        <div className="h-full bg-brand-700 transition-all" style={{ width: `${percent}%` }} />
-      </div>
-      <p className="text-xs text-slate-700">{t('broadcast.counts', countsOf(row))}</p>
-    </div>
-  );
-}
-
-function countsOf(b: BroadcastRow) {
-  return { sent: b.sent, total: b.total, failed: b.failed, blocked: b.blocked, remaining: b.remaining };
-}
-
 function History({ rows }: { rows: BroadcastRow[] }) {
   const { t, i18n } = useTranslation();
   const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' });
@@ -161,13 +187,14 @@ function History({ rows }: { rows: BroadcastRow[] }) {
       </summary>
       <ul className="mt-2 divide-y divide-slate-100">
         {rows.map((b) => (
-          <li key={b.id} className="py-2">
+          <li key={b.id} className="space-y-0.5 py-2">
             <p className="truncate">{summary(t, b)}</p>
             <p className="text-xs text-slate-600">
               {when.format(new Date(b.createdAt))} ·{' '}
               {b.status === 'sending' ? t('broadcast.statusSending') : t('broadcast.statusDone')} ·{' '}
               {t('broadcast.counts', countsOf(b))}
             </p>
+            <ChannelCounts channels={b.channels} />
           </li>
         ))}
       </ul>

@@ -13,6 +13,7 @@ import { toast } from 'sonner';
 import { PRESETS } from '../../../plugins/audio-effects/presets.ts';
 import { applyAudioEffect, sendBroadcast, sendVoiceNote } from '../lib/broadcasts.ts';
 import { useBroadcastErrorText } from './broadcast-errors.ts';
+import { confirmBroadcast } from './confirm-broadcast.tsx';
 import { Alert, DangerButton, Options } from './ui.tsx';
 
 /** Spec 001 §2: the recorder's list; the rest of {@link PRESETS} is the spec's second list. */
@@ -115,7 +116,7 @@ export function VoiceRecorder({
 
   async function send(to: 'follower' | 'all') {
     if (state.kind !== 'processed' || sending) return;
-    if (to === 'all' && !window.confirm(t('broadcast.confirm'))) return;
+    if (to === 'all' && !(await confirmBroadcast(chatbotId, `🎤 ${t(`recorder.presets.${preset}`)}`))) return;
     setSending(true);
     setError(null);
     try {

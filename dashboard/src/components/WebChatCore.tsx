@@ -96,14 +96,15 @@ export function useWebChat(chatKey: string | null, t: TFunction, channel: 'web' 
       const message = serverMessage(m);
       setMessages((all) => [...all, message]);
       setPushed(message);
-      if (m.from === 'owner') answering(true);
+      // A broadcast (issue 27 §5) is the business's announcement: no person took the chat over.
+      if (m.from === 'owner' && !m.broadcast) answering(true);
     };
     const restore = returning.current ? restoreThread(chatKey) : Promise.resolve([]);
     void restore.then((past) => {
       if (gone) return;
       returning.current = false;
       if (past.length) setMessages((all) => [...past.map(serverMessage), ...all]);
-      const said = past.filter((m) => m.from !== 'user').at(-1);
+      const said = past.filter((m) => m.from !== 'user' && !m.broadcast).at(-1);
       // The owner wrote last: the IALanding shows that message, and that a person answers.
       if (said?.from === 'owner') {
         setPushed(serverMessage(said));

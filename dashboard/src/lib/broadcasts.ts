@@ -5,16 +5,30 @@
  * Failures come back as a {@link BroadcastError} with the server's text, or the spec's network text.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { BroadcastsAnswer } from '../../../plugins/broadcasts/api.ts';
+import type { AudienceAnswer, BroadcastsAnswer } from '../../../plugins/broadcasts/api.ts';
+import { i18n } from '../i18n/index.ts';
 
-export type { BroadcastRow } from '../../../plugins/broadcasts/api.ts';
-export { NOTHING_TO_SEND } from '../../../plugins/broadcasts/api.ts';
+export type {
+  Audience,
+  AudienceAnswer,
+  AudienceCount,
+  BroadcastChannel,
+  BroadcastRow,
+} from '../../../plugins/broadcasts/api.ts';
+export { NO_AUDIENCE_CODE, NOTHING_TO_SEND } from '../../../plugins/broadcasts/api.ts';
 
 /** Spec 001 §8 Broadcast and voice. */
 export const NETWORK_ERROR = 'Error de red al enviar archivo';
 
-/** A failed call with the text to show. */
-export class BroadcastError extends Error {}
+/** A failed call with the text to show, and the server's `code` when it sent one (`noAudience`). */
+export class BroadcastError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+}
 
 /** How often the progress refreshes while a broadcast is sending, ms. */
 export const PROGRESS_REFRESH_MS = 1000;
@@ -32,25 +46,46 @@ export const broadcastsQuery = (chatbotId: string) =>
       q.state.data?.broadcasts.some((b) => b.status === 'sending') ? PROGRESS_REFRESH_MS : false,
   });
 
+/**
+ * Who a broadcast sent now would reach, per channel (`GET /api/broadcasts/:chatbotId/audience`,
+ * issue 27 §5). Refreshed when the window regains focus; the confirmation asks again.
+ */
+export const audienceQuery = (chatbotId: string) =>
+  queryOptions({
+    queryKey: ['broadcasts', chatbotId, 'audience'],
+    queryFn: async (): Promise<AudienceAnswer> => {
+      const res = await fetch(`/api/broadcasts/${encodeURIComponent(chatbotId)}/audience`);
+      if (!res.ok) throw new BroadcastError(`GET /api/broadcasts/audience ${res.status}`);
+      return (await res.json()) as AudienceAnswer;
+    },
+  });
+
 async function postForm(url: string, form: FormData): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(url, { method: 'POST', body: form, credentials: 'same-origin' });
+    res = await fetch(url, {
+      method: 'POST',
+      body: form,
+      credentials: 'same-origin',
+      // The server's texts (the 0-followers refusal) come in the dashboard's language.
+      headers: { 'x-app-language': i18n.language },
+    });
   } catch {
     throw new BroadcastError(NETWORK_ERROR);
   }
   if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { error?: string };
-    throw new BroadcastError(body.error ?? String(res.status));
+    const body = (await res.json().catch(() => ({}))) as { error?: string; code?: string };
+    throw new BroadcastError(body.error ?? String(res.status), body.code ?? null);
   }
   return res;
 }
 
 /**
- * Starts a broadcast to every Telegram follower: a text, a stored file (`fileKey`, its id), or a
- * recording with a voice effect. Resolves with its id and number of recipients.
- * @throws BroadcastError with the server's text ("Escribe un texto o selecciona un archivo", …) or
- *   "Error de red al enviar archivo".
+ * Starts a broadcast to every follower it can reach (Telegram, WhatsApp linked number, web): a
+ * text, a stored file (`fileKey`, its id), or a recording with a voice effect. Resolves with its id
+ * and number of recipients.
+ * @throws BroadcastError with the server's text ("Escribe un texto o selecciona un archivo", …;
+ *   code `noAudience` when it would reach nobody) or "Error de red al enviar archivo".
  */
 export async function sendBroadcast(
   chatbotId: string,

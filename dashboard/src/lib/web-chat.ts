@@ -113,6 +113,8 @@ export interface PushedMessage {
   from: 'bot' | 'owner' | 'user';
   name?: string | null;
   attachment?: Attachment | null;
+  /** A broadcast (issue 27 §5): the business's announcement, not a takeover. */
+  broadcast?: boolean;
 }
 
 /** Moves the browser's pushed mark (`charla:<key>:pushed`) to `id` when it is newer. */
