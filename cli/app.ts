@@ -280,7 +280,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
             },
             listenOptions,
           ),
-        ...{ filePath, mailer },
+        ...{ filePath, mailer, storage },
       }),
     );
     for (const { job } of registry.jobs()) jobs.register(job.definition, job.handler);

@@ -9,7 +9,9 @@
  *   and `messages` (oldest first, read page by page), and `plugins` what each plugin keeps of the
  *   owner (registry `exportOwnerData`: bookings, billing history, broadcasts…);
  * - `files/<bot id>/<file name>`: every stored object of the owner's files, as stored (local disk or
- *   S3, through engine/storage `get`).
+ *   S3, through engine/storage `get`);
+ * - `plugins/<plugin id>/<path>`: the objects plugins keep of the owner (registry
+ *   `ownerStoredObjects`; issue 27 §3: the owner's voice notes to web visitors).
  */
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
@@ -35,7 +37,7 @@ export const EXPORT_JSON = 'charla-export.json';
 export interface ExportDeps {
   db: Kysely<Database>;
   storage: Storage;
-  registry: Pick<Registry, 'exportOwnerData'>;
+  registry: Pick<Registry, 'exportOwnerData'> & Partial<Pick<Registry, 'ownerStoredObjects'>>;
   log: Logger;
   now?: () => Date;
 }
@@ -147,6 +149,20 @@ export async function accountExport(deps: ExportDeps, ownerId: string): Promise<
       (done) => {
         deps.storage.get(file.file_url).then(
           // Removed since the list was read: an empty entry rather than a failed export.
+          (object) => done(null, track(object ? object.stream : Readable.from([]))),
+          (err: unknown) => done(err, Readable.from([])),
+        );
+      },
+    );
+  }
+  // The plugins' own objects (issue 27 §3): missing ones are left out.
+  for (const o of (await deps.registry.ownerStoredObjects?.(ownerId)) ?? []) {
+    if (!(await deps.storage.head(o.key))) continue;
+    zip.addReadStreamLazy(
+      `plugins/${o.plugin}/${o.path}`,
+      { mtime: o.createdAt, compress: false },
+      (done) => {
+        deps.storage.get(o.key).then(
           (object) => done(null, track(object ? object.stream : Readable.from([]))),
           (err: unknown) => done(err, Readable.from([])),
         );

@@ -4,7 +4,7 @@
  * the bots' channel connections held by this process (Telegram's webhook is deleted, a WhatsApp
  * linked device logs out) and tells the other nodes to drop theirs, deletes every row of the
  * owner and their bots (one transaction; the tables cascade from `owners` and `chatbots`, which
- * ends every session too), then removes their stored files.
+ * ends every session too), then removes their stored files (the plugins' objects too, issue 27 §3).
  */
 import type { Kysely } from 'kysely';
 import type { Auth } from './auth/index.ts';
@@ -24,7 +24,7 @@ export interface AccountDeps {
   db: Kysely<Database>;
   storage: Storage;
   /** The adapters (their connections) and the plugins' owner-data hooks. */
-  registry: Pick<Registry, 'adapters' | 'beforeOwnerDelete'>;
+  registry: Pick<Registry, 'adapters' | 'beforeOwnerDelete'> & Partial<Pick<Registry, 'ownerStoredObjects'>>;
   log: Logger;
 }
 
@@ -43,7 +43,11 @@ export interface DeletedAccount {
  */
 export async function deleteAccount(deps: AccountDeps, ownerId: string): Promise<DeletedAccount | null> {
   const bots = await chatbotIdsOfOwner(deps.db, ownerId);
-  const keys = await listOwnerFileKeys(deps.db, ownerId);
+  // The bots' files and the plugins' own objects (the owner's voice notes to web visitors, issue 27 §3).
+  const keys = [
+    ...(await listOwnerFileKeys(deps.db, ownerId)),
+    ...((await deps.registry.ownerStoredObjects?.(ownerId)) ?? []).map((o) => o.key),
+  ];
   await deps.registry.beforeOwnerDelete(ownerId);
   for (const adapter of deps.registry.adapters.values()) {
     const connections = adapter.connections;

@@ -93,7 +93,15 @@ describe.each(DIALECTS)('followers’ conversations on %s', (kind) => {
       }>;
     };
     expect(list.followers).toMatchObject([
-      { channel: 'telegram', userId: '501', name: 'lucia_m', unread: 1, lastFrom: 'bot' },
+      // Issue 27 §4.2: the first name Telegram gives (the emulator's "Follower") and the @username.
+      {
+        channel: 'telegram',
+        userId: '501',
+        name: 'Follower',
+        handle: '@lucia_m',
+        unread: 1,
+        lastFrom: 'bot',
+      },
     ]);
     // Opening it marks it read.
     expect((await messagesOf('telegram', '501')).messages.map((m) => m.from)).toEqual(['user', 'bot']);

@@ -3,7 +3,7 @@
  * caught by a real SMTP server: a web visitor asking for a person gets the hand-off reply in the
  * bot's language (Spanish, English), the owner gets one e-mail (the new conversation folded in)
  * with a link to the conversation, a second request within 10 minutes sends no second mail, and
- * the conversation is marked "needs a person"; a booking made in the chat's offline dialogue and
+ * the conversation is marked "needs a person" in the inbox; a booking made in the chat's offline dialogue and
  * its cancellation each e-mail the owner (the reservations plugin's events through the
  * registry); the settings route turns kinds off; the phrase matcher in seven languages.
  */
@@ -45,7 +45,7 @@ describe.each(DIALECTS)('owner notifications on %s', (kind) => {
   let clock = new Date('2026-11-23T09:00:00Z');
   let app: App;
   let smtp: SMTPServer;
-  const inbox: Array<{ to: string; subject: string; text: string }> = [];
+  const inbox: Array<{ to: string; subject: string; text: string; ics: string[] }> = [];
   const mailsTo = (to: string) => inbox.filter((m) => m.to === to);
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -82,6 +82,9 @@ describe.each(DIALECTS)('owner notifications on %s', (kind) => {
               to: (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address ?? '',
               subject: mail.subject ?? '',
               text: mail.text ?? '',
+              ics: mail.attachments
+                .filter((a) => a.contentType.startsWith('text/calendar'))
+                .map((a) => a.content.toString('utf8')),
             });
             callback();
           })
@@ -136,15 +139,6 @@ describe.each(DIALECTS)('owner notifications on %s', (kind) => {
     await sleep(3_000);
     expect(mailsTo('pepe@example.com')).toHaveLength(1);
 
-    const marked = await app.inject({
-      method: 'GET',
-      url: `/api/notifications/${o.botId}/needs-person`,
-      headers: { authorization: `Bearer ${o.token}` },
-    });
-    expect(marked.statusCode, marked.body).toBe(200);
-    expect((marked.json() as { conversations: unknown[] }).conversations).toMatchObject([
-      { channel: 'web', userId: 'web-lucia' },
-    ]);
     // The owner's inbox shows the conversation as needing a person (the conversations plugin).
     const inbox = await app.inject({
       method: 'GET',
@@ -159,15 +153,19 @@ describe.each(DIALECTS)('owner notifications on %s', (kind) => {
     const o = await webBot('ann@example.com', { business_name: 'Ann’s Bakery', idioma: 'English' });
     const headers = { authorization: `Bearer ${o.token}` };
     const defaults = await app.inject({ method: 'GET', url: '/api/notifications/settings', headers });
+    const on = { email: true, telegram: true, push: true, page: true };
     expect(defaults.json()).toEqual({
       language: 'es',
       events: {
-        new_conversation: true,
-        asks_person: true,
-        booking_new: true,
-        booking_changed: true,
-        days_running_out: true,
+        new_conversation: on,
+        asks_person: on,
+        booking_new: on,
+        booking_changed: on,
+        days_running_out: on,
+        channel_down: on,
       },
+      telegramLinked: false,
+      pushAvailable: false,
     });
     const bad = await app.inject({
       method: 'PUT',
@@ -181,7 +179,7 @@ describe.each(DIALECTS)('owner notifications on %s', (kind) => {
       url: '/api/notifications/settings',
       // A browser's cookie request from another site (a bearer token cannot be sent by one).
       headers: { cookie: 'session=1', origin: 'https://evil.example' },
-      payload: { events: { asks_person: false } },
+      payload: { events: { asks_person: { email: false } } },
     });
     expect(crossSite.statusCode).toBe(403);
     const anonymous = await app.inject({ method: 'GET', url: '/api/notifications/settings' });
@@ -190,10 +188,13 @@ describe.each(DIALECTS)('owner notifications on %s', (kind) => {
       method: 'PUT',
       url: '/api/notifications/settings',
       headers,
-      payload: { language: 'en', events: { new_conversation: false } },
+      payload: { language: 'en', events: { new_conversation: { email: false } } },
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect((saved.json() as { events: Record<string, boolean> }).events.new_conversation).toBe(false);
+    expect((saved.json() as { events: Record<string, unknown> }).events.new_conversation).toEqual({
+      ...on,
+      email: false,
+    });
 
     const answer = await say(o.key, 'web-tom', 'Can I talk to a human?', 'e-1');
     expect(answer.reply).toBe(
@@ -242,6 +243,12 @@ describe.each(DIALECTS)('owner notifications on %s', (kind) => {
     await until(() => bookingMails().length >= 1, 15_000, 'the booking’s mail');
     expect(bookingMails()[0]!.subject).toBe('Casa Lola: nueva reserva');
     expect(bookingMails()[0]!.text).toContain(`Nueva reserva: 2026-11-28 14:00 · 4 · Ana García (${code})`);
+    // The booking as a calendar entry: a request, 14:00 in Madrid is 13:00 UTC in November.
+    const [created] = bookingMails()[0]!.ics;
+    expect(created).toContain('METHOD:REQUEST');
+    expect(created).toContain('DTSTART:20261128T130000Z');
+    const uid = /UID:(.+)/.exec(created!)?.[1]?.trim();
+    expect(uid).toMatch(/@charla$/);
 
     // Past the booking's 10-minute digest window, the follower cancels: a second mail.
     clock = new Date(clock.getTime() + 11 * 60_000);
@@ -251,6 +258,14 @@ describe.each(DIALECTS)('owner notifications on %s', (kind) => {
     expect(bookingMails()[1]!.subject).toBe('Casa Lola: reserva cambiada o cancelada');
     expect(bookingMails()[1]!.text).toContain(
       `Reserva cancelada: 2026-11-28 14:00 · 4 · Ana García (${code})`,
+    );
+    // Its cancellation removes the same entry from a calendar: same UID, a higher SEQUENCE.
+    const [cancelIcs] = bookingMails()[1]!.ics;
+    expect(cancelIcs).toContain('METHOD:CANCEL');
+    expect(cancelIcs).toContain('STATUS:CANCELLED');
+    expect(cancelIcs).toContain(`UID:${uid}`);
+    expect(Number(/SEQUENCE:(\d+)/.exec(cancelIcs!)?.[1])).toBeGreaterThan(
+      Number(/SEQUENCE:(\d+)/.exec(created!)?.[1] ?? 0),
     );
     // And the conversation itself was announced once.
     expect(mailsTo('reservas@example.com').filter((m) => /nueva conversación/.test(m.subject))).toHaveLength(

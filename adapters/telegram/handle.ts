@@ -18,6 +18,17 @@ export interface HandlerDeps {
   ctx: () => ChannelContext;
 }
 
+/**
+ * What the inbox calls a Telegram follower (issue 27 §4.2): `name` their first and last name,
+ * `handle` their `@username`; null for what Telegram does not give.
+ */
+export function followerNames(
+  from: { first_name?: string; last_name?: string; username?: string } | undefined,
+): { name: string | null; handle: string | null } {
+  const name = [from?.first_name, from?.last_name].filter(Boolean).join(' ').trim();
+  return { name: name || null, handle: from?.username ? `@${from.username}` : null };
+}
+
 /** Creates the handlers of one adapter's updates. */
 export function createUpdateHandlers(deps: HandlerDeps) {
   /** Hands a parsed message to the engine, which answers through the adapter's `send`. */
@@ -29,7 +40,11 @@ export function createUpdateHandlers(deps: HandlerDeps) {
     const ctx = deps.ctx();
     if (!(await ctx.bots.get(conn.chatbotId))) return; // the bot was deleted: nothing to answer
     const chatId = String(message.chat.id);
-    const follower = { id: chatId, username: message.from?.username ?? message.from?.first_name ?? null };
+    const follower = {
+      id: chatId,
+      username: message.from?.username ?? message.from?.first_name ?? null,
+      ...followerNames(message.from),
+    };
     const messageId = `${chatId}:${message.message_id}`;
     const text = (message.text ?? message.caption ?? '').trim();
     const received = receivedMedia(message);
@@ -82,7 +97,11 @@ export function createUpdateHandlers(deps: HandlerDeps) {
     await answer({
       chatbotId: conn.chatbotId,
       channel: TELEGRAM,
-      follower: { id: chatId, username: query.from.username ?? query.from.first_name ?? null },
+      follower: {
+        id: chatId,
+        username: query.from.username ?? query.from.first_name ?? null,
+        ...followerNames(query.from),
+      },
       text,
       messageId: `cb:${query.id}`,
       offered: [fileId],

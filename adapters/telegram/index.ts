@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
+import { reportHealth } from '../../engine/channels/health-report.ts';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
 import type { ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
 import type { Attachment } from '../../engine/schemas.ts';
@@ -237,7 +238,12 @@ export function createTelegramAdapter(): TelegramAdapter {
                 });
                 conn.lastUpdateAt = new Date();
               },
-              (message) => recordError(chatbotId, message),
+              (message) => {
+                recordError(chatbotId, message);
+                // Issue 27 §1: a refused token or a conflicting webhook is "a channel is down".
+                if (/\b(401|403|404|409)\b|unauthorized|conflict/i.test(message))
+                  void reportHealth(ctx, { chatbotId, channel: TELEGRAM, ok: false, reason: message });
+              },
               {
                 timeoutSeconds: settings.TELEGRAM_POLL_TIMEOUT_S,
                 lease: {
@@ -251,6 +257,7 @@ export function createTelegramAdapter(): TelegramAdapter {
           }
         } catch (err) {
           recordError(chatbotId, describeError(err));
+          void reportHealth(ctx, { chatbotId, channel: TELEGRAM, ok: false, reason: describeError(err) });
           return; // not connected: the supervisor tries again at its next pass
         }
         // The owner may have changed or removed the token while this connect was setting up (a
@@ -265,6 +272,7 @@ export function createTelegramAdapter(): TelegramAdapter {
         }
         errors.delete(chatbotId);
         connections.set(chatbotId, conn);
+        void reportHealth(ctx, { chatbotId, channel: TELEGRAM, ok: true });
         conn.poller?.start();
         await ctx.inbox.recover(TELEGRAM, chatbotId);
       },

@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Handoffs } from '../../engine/channels/handoff.ts';
+import { reportHealth } from '../../engine/channels/health-report.ts';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
 import type { ChannelContext } from '../../engine/registry/index.ts';
 import { languageCode } from '../../engine/schemas.ts';
@@ -111,6 +112,9 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
   const recordError = async (chatbotId: string, message: string) => {
     const { ctx, db } = need();
     ctx.log.warn({ channel: WHATSAPP, chatbotId, error: message }, 'whatsapp problem');
+    // Issue 27 §1: the Cloud API refused the token (Graph code 190, or 401) is "a channel is down".
+    if (/^(190|401)\b/.test(message))
+      await reportHealth(ctx, { chatbotId, channel: WHATSAPP, ok: false, reason: message });
     await recordConnectionError(db, chatbotId, message).catch((err: unknown) =>
       ctx.log.error({ err }, 'could not record a whatsapp error'),
     );

@@ -138,6 +138,8 @@ export interface RenderedMail {
   text: string;
   html: string;
   link: string;
+  /** Files attached to the mail (e.g. a booking's .ics, issue 27 §6), as nodemailer takes them. */
+  attachments?: Array<{ filename: string; content: string; contentType: string }>;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -185,6 +187,7 @@ export function createMailer(options: {
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
+          ...(mail.attachments ? { attachments: mail.attachments } : {}),
         });
         options.log.info({ to: mail.to, subject: mail.subject }, 'mail sent');
       },
@@ -199,6 +202,7 @@ export function createMailer(options: {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        ...(mail.attachments ? { attachments: mail.attachments } : {}),
       });
       mkdirSync(options.outboxDir, { recursive: true, mode: 0o700 });
       const file = join(

@@ -16,6 +16,7 @@ import type {
   FeaturePlugin,
   OfflineHandler,
   OutboundContext,
+  OwnerStoredObject,
   PluginContext,
   PluginContributions,
   PluginEvents,
@@ -357,6 +358,18 @@ export class Registry {
    */
   async beforeOwnerDelete(ownerId: string): Promise<void> {
     for (const [, hooks] of this.all('ownerData')) await hooks.beforeDelete?.(ownerId);
+  }
+
+  /**
+   * Every plugin's stored objects of an owner (`ownerData.storedObjects`, issue 27 §3), with the
+   * plugin's id: the export adds them, the account deletion removes them.
+   * @throws the first plugin's error.
+   */
+  async ownerStoredObjects(ownerId: string): Promise<Array<OwnerStoredObject & { plugin: string }>> {
+    const out: Array<OwnerStoredObject & { plugin: string }> = [];
+    for (const [plugin, hooks] of this.all('ownerData'))
+      for (const o of (await hooks.storedObjects?.(ownerId)) ?? []) out.push({ ...o, plugin });
+    return out;
   }
 
   /** Disposes every plugin; errors are logged. */

@@ -7,6 +7,7 @@ import type { Migration } from 'kysely/migration';
 import type { z } from 'zod';
 import type { Mailer } from '../auth/mail.ts';
 import type { JobHandler, ResolvedDefinition } from '../jobs/index.ts';
+import type { Storage } from '../storage/index.ts';
 import type {
   ChannelCapabilities,
   DeliveryTarget,
@@ -135,6 +136,20 @@ export interface OwnerDataHooks {
    * @throws to stop the deletion (nothing is deleted then).
    */
   beforeDelete?(ownerId: string): Promise<void>;
+  /**
+   * The objects the plugin keeps of the owner in the file storage (`ctx.storage`; issue 27 §3: the
+   * owner's voice notes to web visitors): `key` the storage key, `path` where the export's ZIP puts
+   * it (under `plugins/<id>/`), `createdAt` its time. The account deletion removes them after the
+   * rows; read before, so the plugin's rows may go by their cascades.
+   */
+  storedObjects?(ownerId: string): Promise<OwnerStoredObject[]>;
+}
+
+/** One object of {@link OwnerDataHooks.storedObjects}. */
+export interface OwnerStoredObject {
+  key: string;
+  path: string;
+  createdAt: Date;
 }
 
 /** One sample of a {@link PluginGauge}: its labels (one value per label name) and its value. */
@@ -222,6 +237,13 @@ export interface PluginContext<Settings = unknown> extends RuntimeContext {
   events: PluginEvents;
   /** The owner mail path (engine/auth/mail.ts: SMTP, or the outbox folder without `SMTP_URL`). */
   mailer: Mailer;
+  /**
+   * The file storage (engine/storage: local disk or S3), for a plugin that keeps objects of its
+   * own (issue 27 §3: the owner's voice notes to web visitors, served under `/files/{key}`). Keys
+   * start with the owner's id; the plugin lists them in `ownerData.storedObjects`. Absent in
+   * contexts built without one (some tests).
+   */
+  storage?: Storage;
 }
 
 /**

@@ -19,6 +19,16 @@ export interface FollowerRef {
   /** The follower's id on the channel (Telegram chat id, WhatsApp id, web visitor id). */
   id: string;
   username?: string | null;
+  /**
+   * The follower's name as the channel knows it (issue 27 §4.2): Telegram's first and last name,
+   * WhatsApp's profile name (`pushName`, Cloud `contacts[].profile.name`). The inbox shows it.
+   */
+  name?: string | null;
+  /**
+   * How the channel addresses the follower besides their name (issue 27 §4.2): Telegram's
+   * `@username`, a WhatsApp number `+34600111222`. The inbox shows it under the name.
+   */
+  handle?: string | null;
 }
 
 /**

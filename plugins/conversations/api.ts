@@ -23,8 +23,13 @@ export const FILTER_CHANNELS = ['telegram', 'whatsapp', 'web', 'ialanding'] as c
 export const FollowerRow = z.object({
   channel: z.string(),
   userId: z.string(),
-  /** Username or name the channel gave, if any. */
+  /**
+   * Issue 27 §4.2: the name the channel gave (Telegram first name, WhatsApp profile name), else the
+   * name given in a booking, else the username; null when nothing names them.
+   */
   name: z.string().nullable(),
+  /** Their Telegram `@username` or WhatsApp number (`+34600111222`), when the channel gave it. */
+  handle: z.string().nullable(),
   /**
    * Issue 27 §4.2: a web or IALanding visitor without a name is "Visitante web {n}": n is small and
    * stable per bot (the order in which the bot first saw its web visitors); null elsewhere.
@@ -123,3 +128,27 @@ export const NEEDS_PERSON_EVENT = 'conversations.needs-person';
 
 /** The payload of {@link NEEDS_PERSON_EVENT}: the conversation (`userId`: the follower's id on the channel). */
 export const NeedsPerson = z.object({ chatbotId: z.string(), channel: z.string(), userId: z.string() });
+
+/**
+ * The registry event that asks the conversations plugin to tell the owner something on their own
+ * Telegram chat linked to a bot (issue 27 §1, the notifications' telegram route): the listener
+ * (owner-notice.ts) queues a durable job keyed by `key` (a replay sends once) that sends `text`
+ * through the bot's channel adapter; nothing happens when no chat is linked. `chatbotId` null: the
+ * owner's first bot with a linked chat (an event about the account). Payload: {@link OwnerNotice}.
+ */
+export const OWNER_NOTICE_EVENT = 'conversations.owner-notice';
+
+/** The payload of {@link OWNER_NOTICE_EVENT}. */
+export const OwnerNotice = z.object({
+  chatbotId: z.string().nullable(),
+  ownerId: z.string(),
+  text: z.string().min(1).max(3500),
+  key: z.string().min(1).max(200),
+});
+
+/**
+ * The registry query "does this owner have their Telegram linked to any bot?" (issue 27 §1, the
+ * notifications settings' `telegramLinked`): the emitter passes `{ ownerId, reply }` and the
+ * conversations plugin calls `reply(true|false)` before its listener resolves.
+ */
+export const OWNER_TELEGRAM_QUERY = 'conversations.owner-telegram';

@@ -20,6 +20,9 @@ import {
 import type { RecordingEffects } from '../audio-effects/api.ts';
 import { DEFAULT_QUIET_MINUTES, NEEDS_PERSON_EVENT, NeedsPerson } from './api.ts';
 import { migrations } from './migrations.ts';
+import { NameMemo, saveBookingName, saveFollowerName } from './names.ts';
+import { ownerStoredFiles } from './owner-files.ts';
+import { ownerNotices } from './owner-notice.ts';
 import {
   claimLinkCode,
   findForward,
@@ -92,6 +95,10 @@ export function createConversationsPlugin(deps: { effects: RecordingEffects }): 
       const state = new TurnStateCache(db, () => ctx.now());
       const listening = state.listen(ctx);
       listening.catch((err) => ctx.log.warn({ err }, 'conversations: not listening for takeovers'));
+      // Issue 27 §4.2: the name a follower gave in a booking names them in the inbox; the names
+      // this process saved lately (names.ts).
+      ctx.events.on('reservations.booking', (payload) => saveBookingName(db, payload));
+      const names = new NameMemo();
       // Issue 27 §2: a follower asked for a person (the notifications plugin's hand-off): the
       // conversation's state says so in the inbox.
       ctx.events.on(NEEDS_PERSON_EVENT, async (payload) => {
@@ -107,6 +114,10 @@ export function createConversationsPlugin(deps: { effects: RecordingEffects }): 
           async (turn) => {
             const { inbound, bot } = turn;
             const follower = { chatbotId: bot.id, channel: inbound.channel, chatId: inbound.follower.id };
+            // Issue 27 §4.2: the name and handle the channel gave (a write only when they change).
+            await saveFollowerName(db, names, follower, inbound.follower).catch((err) =>
+              ctx.log.warn({ err, chatbotId: bot.id }, 'follower name not saved'),
+            );
             // The owner opens the dashboard's deep link: `/start own-…` links this chat.
             const code = LINK_CODE.exec(inbound.text.trim());
             if (code) {
@@ -147,16 +158,21 @@ export function createConversationsPlugin(deps: { effects: RecordingEffects }): 
           },
         ],
         // Issue 26 §5: conversation states and the linked phone in the owner's export (tables cascade).
-        ownerData: { export: (ownerId) => ownerConversationsData(db, ownerId) },
+        // Issue 27 §3: the owner's voice notes to web visitors are in the storage (export, deletion).
+        ownerData: {
+          export: (ownerId) => ownerConversationsData(db, ownerId),
+          storedObjects: (ownerId) => ownerStoredFiles(db, ownerId),
+        },
         routes: {
           prefix: '',
           plugin: async (app) => {
-            await app.register(conversationRoutes(ctx, db, state, deps.effects));
+            await app.register(conversationRoutes(ctx, db, state, deps.effects, names));
             await app.register(phoneRoutes(ctx, db, state));
             await app.register(statusRoutes(ctx));
           },
         },
         jobs: [
+          ownerNotices(ctx), // issue 27 §1: notices on the owner's linked Telegram
           pluginJob(pruneForwardsJob, async () => {
             const n = await pruneForwards(db, ctx.now());
             if (n) ctx.log.info({ pruned: n }, 'old forwards to the owner’s phone deleted');

@@ -1,13 +1,31 @@
 /**
  * The owner's message to a follower (the reply and voice routes, routes.ts): it goes out through the
  * follower's channel with sender `owner`, and the bot is paused for that follower first, so an answer
- * arriving meanwhile gets no bot reply (spec 001 §2; issue 14).
+ * arriving meanwhile gets no bot reply (spec 001 §2; issue 14). Issue 27 §3: a voice note to a web or
+ * IALanding visitor is kept in the file storage and sent as an audio attachment the widget plays
+ * (owner-files.ts); Telegram and WhatsApp get it as a native voice note, as before.
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { OutboundMessage, PluginContext } from '../../engine/registry/index.ts';
+import { type LangCode, languageCode } from '../../engine/schemas.ts';
 import { DEFAULT_QUIET_MINUTES } from './api.ts';
+import { STORED_CHANNELS, storeOwnerFile } from './owner-files.ts';
 import { type ConversationsDb, findState, saveState } from './queries.ts';
 import type { TurnStateCache } from './turn-state.ts';
+
+/**
+ * The name an owner's voice note has as a file, in the bot's language (the widget labels its player
+ * with it); letters, digits and `-` only, as storage keys want.
+ */
+export const OWNER_VOICE_NAMES: Record<LangCode, string> = {
+  es: 'nota-de-voz.ogg',
+  en: 'voice-note.ogg',
+  fr: 'note-vocale.ogg',
+  de: 'sprachnachricht.ogg',
+  it: 'nota-vocale.ogg',
+  ru: 'golosovoe-soobshchenie.ogg',
+  hi: 'voice-note.ogg',
+};
 
 /**
  * Builds the owner's send: 409 `cannotReply` when the channel cannot push, 502 `channel` with the
@@ -15,11 +33,13 @@ import type { TurnStateCache } from './turn-state.ts';
  */
 export function ownerDelivery(ctx: PluginContext, db: ConversationsDb, turnState: TurnStateCache) {
   /**
-   * Sends the owner's message to a follower and pauses the bot for them (see the reply route):
-   * 409 `cannotReply`, 502 `channel` with the channel's words, nothing stored on failure.
+   * Sends the owner's message to a follower of `bot` and pauses the bot for them (see the reply
+   * route): 409 `cannotReply`, 502 `channel` with the channel's words, nothing stored on failure
+   * (a voice note's stored file stays, listed for the owner's export and deletion).
+   * @throws the storage's error when a web visitor's voice note cannot be kept (500).
    */
   return async (
-    chatbotId: string,
+    bot: { id: string; user_id: string; idioma: string | null },
     channel: string,
     userId: string,
     message: OutboundMessage,
@@ -30,15 +50,28 @@ export function ownerDelivery(ctx: PluginContext, db: ConversationsDb, turnState
       return reply
         .code(409)
         .send({ error: 'Este seguidor no puede recibir mensajes por este canal.', code: 'cannotReply' });
-    const key = { chatbotId, channel, chatId: userId };
+    const key = { chatbotId: bot.id, channel, chatId: userId };
     // Paused before sending: a follower's answer arriving meanwhile does not get a bot reply.
     const state = await findState(db, key);
     const quiet = state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
     const until = new Date(ctx.now().getTime() + quiet * 60_000);
     await saveState(db, key, { paused_until: until }, ctx.now());
     await turnState.changed(key);
+    let out = message;
+    // A web visitor reads the stored message: the voice note becomes a stored audio file (issue 27 §3).
+    if (message.voice && STORED_CHANNELS.includes(channel) && ctx.storage) {
+      const attachment = await storeOwnerFile(ctx, db, {
+        to: key,
+        ownerId: bot.user_id,
+        data: message.voice.data,
+        mime: message.voice.mime,
+        name: OWNER_VOICE_NAMES[languageCode(bot.idioma)],
+        type: 'audio',
+      });
+      out = { text: message.text, attachment };
+    }
     try {
-      await ctx.send({ chatbotId, channel, chatId: userId }, message, { sender: 'owner' });
+      await ctx.send(key, out, { sender: 'owner' });
     } catch (err) {
       log.warn({ err, channel }, 'owner message refused by the channel');
       return reply

@@ -10,6 +10,7 @@ import type { ConversationMessage, Database, StoredTurnMeta } from '../../engine
 import { CHAT_KEY, type ChatKey, chatColumns, ofChat } from '../../engine/store/queries/keys.ts';
 import { TEST_CHANNELS } from '../../engine/test-channels.ts';
 import type { ConversationStatus, FollowersQuery } from './api.ts';
+import type { OwnerFilesTable } from './owner-files.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -23,6 +24,12 @@ export interface ConversationStateTable {
   last_read_id: ColumnType<string, string | number | undefined, string | number>;
   /** Issue 27 §4.4 (migration 202611280000). */
   status: ColumnType<ConversationStatus, ConversationStatus | undefined, ConversationStatus>;
+  /** Issue 27 §4.2 (migration 202611290000, names.ts): the channel's name of the follower. */
+  display_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Their `@username` or number, as the channel gives it. */
+  handle: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The name they gave in a booking. */
+  booking_name: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: Timestamp;
 }
 /** `conversation_owner_phones` (migrations.ts): the owner's own chat linked to a bot. */
@@ -46,6 +53,7 @@ type Tables = {
   conversation_state: ConversationStateTable;
   conversation_owner_phones: OwnerPhonesTable;
   conversation_forwards: ForwardsTable;
+  conversation_owner_files: OwnerFilesTable;
 };
 export type ConversationsDb = Kysely<Database & Tables>;
 export type ConversationStateRow = Selectable<ConversationStateTable>;
@@ -90,6 +98,8 @@ export interface FollowerSummary {
   channel: string;
   user_id: string;
   name: string | null;
+  /** Their `@username` or WhatsApp number (issue 27 §4.2), else null. */
+  handle: string | null;
   /** The visitor's rank among the bot's web and IALanding followers (first seen first), else null. */
   visitor_no: number | null;
   status: ConversationStatus;
@@ -104,7 +114,10 @@ const WEB_CHANNELS = sql.join(['web', 'ialanding'].map((c) => sql`${c}`));
 const TESTS = sql.join(TEST_CHANNELS.map((c) => sql`${c}`));
 
 /**
- * A bot's followers with a conversation, newest activity first (at most 200). Issue 27 §4.3, §4.5:
+ * A bot's followers with a conversation, newest activity first (at most 200). Issue 27 §4.2: `name`
+ * is the channel's name of the follower, else the one given in a booking, else the username
+ * (names.ts), with `handle` (@username, number); a last message that is only a file shows as its
+ * kind (🎤 for the owner's voice note). Issue 27 §4.3, §4.5:
  * `q` matches the name, the id or any message's text (case-insensitive); `channel` and `status`
  * filter; the owner's test chats (engine/test-channels.ts) are left out unless `tests` is '1'.
  */
@@ -129,12 +142,14 @@ export async function listFollowers(
     )
     select * from (
       select c.channel, c.user_id,
-        coalesce(f.username, (select m2.username from conversation_messages m2
+        coalesce(s.display_name, s.booking_name, f.username, (select m2.username from conversation_messages m2
           where m2.chatbot_id = ${chatbotId} and m2.channel = c.channel and m2.user_id = c.user_id and m2.username is not null
           order by m2.id desc limit 1)) as name,
-        v.n as visitor_no,
+        s.handle, v.n as visitor_no,
         coalesce(s.status, 'open') as status,
-        m.text as last_text, m.sender as last_from, c.last_at, c.last_id,
+        -- A file alone (the owner's voice note to a web visitor) shows as its kind.
+        coalesce(nullif(m.text, ''), case m.meta->'attachment'->>'type' when 'audio' then '🎤'
+          when 'image' then '🖼️' when 'video' then '🎬' when 'pdf' then '📄' else '' end) as last_text, m.sender as last_from, c.last_at, c.last_id,
         (select count(*) from conversation_messages u
           where u.chatbot_id = ${chatbotId} and u.channel = c.channel and u.user_id = c.user_id and u.sender = 'user'
             and u.id > coalesce(s.last_read_id, 0))::int as unread,
@@ -150,7 +165,8 @@ export async function listFollowers(
         and ${
           like === null
             ? sql`true`
-            : sql`(c.user_id ilike ${like} or f.username ilike ${like} or exists (
+            : sql`(c.user_id ilike ${like} or f.username ilike ${like} or s.display_name ilike ${like}
+                or s.handle ilike ${like} or s.booking_name ilike ${like} or exists (
                 select 1 from conversation_messages x where x.chatbot_id = ${chatbotId}
                   and x.channel = c.channel and x.user_id = c.user_id and x.text ilike ${like}))`
         }

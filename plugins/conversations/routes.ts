@@ -34,7 +34,9 @@ import {
   ReplyBody,
   TakeoverBody,
 } from './api.ts';
+import { memoKey, type NameMemo } from './names.ts';
 import { ownerDelivery } from './owner-delivery.ts';
+import { removeOwnerFiles } from './owner-files.ts';
 import {
   attachmentOf,
   type ConversationsDb,
@@ -61,6 +63,7 @@ export function conversationRoutes(
   db: ConversationsDb,
   turnState: TurnStateCache,
   effects: RecordingEffects,
+  names: NameMemo,
 ): FastifyPluginAsyncZod {
   /** The owner's bot, or 404 with the spec's bot-not-found text (the registry's bot port). */
   const ownedBot = ownedBotOf(ctx);
@@ -105,6 +108,7 @@ export function conversationRoutes(
             channel: r.channel,
             userId: r.user_id,
             name: r.name,
+            handle: r.handle,
             visitorNo: r.name ? null : r.visitor_no,
             status: r.status,
             lastText: r.last_text,
@@ -194,7 +198,7 @@ export function conversationRoutes(
       async (req, reply) => {
         const bot = await ownedBot(req, req.params.chatbotId);
         const { channel, userId, text } = req.body;
-        return deliver(bot.id, channel, userId, { text }, reply, req.log);
+        return deliver(bot, channel, userId, { text }, reply, req.log);
       },
     );
 
@@ -215,7 +219,9 @@ export function conversationRoutes(
           description:
             'Issue 14 §4: multipart/form-data `channel`, `userId`, `preset` (a voice effect, default natural) and `audio` ' +
             '(the recording, at most 10 MB). The effect is applied (audio-effects plugin) and the note goes out as a voice ' +
-            'note through the follower’s channel, stored with sender `owner`; the bot stays quiet as after a reply. 400 ' +
+            'note through the follower’s channel, stored with sender `owner`; the bot stays quiet as after a reply. Issue ' +
+            '27 §3: to a web or IALanding visitor it is kept in the file storage and sent as an OGG audio `attachment` ' +
+            '(`/files/…`), which their widget plays. 400 ' +
             '"Error al enviar el audio." for a recording that cannot be processed; otherwise the errors of the reply.',
           tags: ['conversations'],
           params: BotParams,
@@ -233,7 +239,7 @@ export function conversationRoutes(
           throw new AppError('BAD_REQUEST', VOICE_SEND_ERROR);
         });
         return deliver(
-          bot.id,
+          bot,
           who.data.channel,
           who.data.userId,
           { text: '', voice: { data: voice, mime: 'audio/ogg' } },
@@ -280,7 +286,8 @@ export function conversationRoutes(
         schema: {
           summary: 'Deletes one conversation',
           description:
-            'Spec 001 §8: deletes the conversation_messages of this bot and follower. The dashboard says "Error al eliminar ' +
+            'Spec 001 §8: deletes the conversation_messages of this bot and follower (issue 27: its state, the follower’s ' +
+            'name and the files the owner sent in it too). The dashboard says "Error al eliminar ' +
             'la conversación: {message}" on failure.',
           tags: ['conversations'],
           params: BotParams,
@@ -292,6 +299,9 @@ export function conversationRoutes(
         const bot = await ownedBot(req, req.params.chatbotId);
         const key = { chatbotId: bot.id, channel: req.query.channel, chatId: req.query.userId };
         const deleted = await deleteConversation(db, key);
+        // The owner's files sent in it (issue 27 §3) and the remembered name go with it.
+        await removeOwnerFiles(ctx, db, key);
+        names.forget(memoKey(key));
         await turnState.changed(key);
         return { deleted };
       },

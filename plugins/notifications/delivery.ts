@@ -16,20 +16,24 @@ import { z } from 'zod';
 import type { RenderedMail } from '../../engine/auth/mail.ts';
 import { defineJob, type Job } from '../../engine/jobs/index.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
-import { isSubscriptionPlan, LANG_CODES, type LangCode } from '../../engine/schemas.ts';
+import { isSubscriptionPlan, type LangCode } from '../../engine/schemas.ts';
+import { bookingCalendar, type CreateEvent, loadCalendar } from './ics.ts';
 import {
   claimEvents,
   findBotOwner,
+  findEvent,
   findOwner,
-  findSettings,
   insertEvent,
   lastMailed,
   markMailed,
+  markRouted,
   type NotificationsDb,
   ownersExpiring,
   type StoredEvent,
   staleGroups,
+  unroutedEvents,
 } from './queries.ts';
+import { anyRouteOn, ownerChoices, ROUTES, type Route, routeOn } from './settings.ts';
 import { type EventKind, TEXTS } from './texts.ts';
 
 /** At most one mail per group (a conversation, a booking) in this long, ms (issue 27 §1). */
@@ -45,6 +49,19 @@ export const mailJob = defineJob({
   data: z.object({ grp: z.string().min(1).max(300) }),
   retryLimit: 12,
   retryDelaySeconds: 20,
+  leaseSeconds: 60,
+  concurrency: 10,
+});
+
+/**
+ * One route of one event (issue 27 §1: telegram, push, page), its own durable job so a route that
+ * fails (Telegram down, a push service erroring) is retried alone; routing.ts handles it.
+ */
+export const routeJob = defineJob({
+  name: 'notifications.route',
+  data: z.object({ eventId: z.string().regex(/^\d{1,18}$/), route: z.enum(['telegram', 'push', 'page']) }),
+  retryLimit: 8,
+  retryDelaySeconds: 15,
   leaseSeconds: 60,
   concurrency: 10,
 });
@@ -68,36 +85,47 @@ export interface NewEvent {
   data: Record<string, unknown>;
 }
 
-/** The owner's mail language and the kinds they turned off (defaults: es, everything on). */
-export async function ownerChoices(
-  db: NotificationsDb,
-  ownerId: string,
-): Promise<{ language: LangCode; disabled: EventKind[] }> {
-  const s = await findSettings(db, ownerId);
-  const language = (LANG_CODES as readonly string[]).includes(s?.language ?? '')
-    ? (s!.language as LangCode)
-    : 'es';
-  return { language, disabled: (s?.disabled ?? []) as EventKind[] };
-}
-
 /**
- * Records an event for the bot's owner and queues its mail, unless the owner turned its kind off
- * or it was recorded before.
+ * Records an event for the bot's owner and queues its routes (the mail job when e-mail is on, a
+ * {@link routeJob} per other route on), unless every route of its kind is off or it was recorded
+ * before. `routed_at` is set once the jobs are queued; the sweep queues them for an event left
+ * without (a process that died in between).
  * @returns true when recorded.
  */
 export async function recordEvent(ctx: DeliveryContext, db: NotificationsDb, e: NewEvent): Promise<boolean> {
   const ownerId = e.chatbotId ? (await findBotOwner(db, e.chatbotId))?.owner_id : e.ownerId;
   if (!ownerId) return false;
-  const { disabled } = await ownerChoices(db, ownerId);
-  if (disabled.includes(e.kind)) return false;
+  const choices = await ownerChoices(db, ownerId);
+  if (!anyRouteOn(choices, e.kind)) return false;
   const id = await insertEvent(db, { ...e, ownerId, at: ctx.now() });
   if (!id) return false;
-  await ctx.jobs.send(mailJob, { grp: e.grp }, { key: `event:${id}`, runAt: new Date(Date.now() + FOLD_MS) });
+  await queueRoutes(ctx, db, id, e.grp, (r) => routeOn(choices, e.kind, r));
   return true;
 }
 
-/** The link a mail opens and its button: the conversation, the bot's bookings, or the account. */
-function linkOf(base: string, e: StoredEvent, t: (typeof TEXTS)[LangCode]): { href: string; action: string } {
+/** Queues an event's jobs (one per route `wanted`), then marks it routed. Each job is keyed: idempotent. */
+async function queueRoutes(
+  ctx: DeliveryContext,
+  db: NotificationsDb,
+  id: string,
+  grp: string,
+  wanted: (r: Route) => boolean,
+): Promise<void> {
+  for (const route of ROUTES) {
+    if (!wanted(route)) continue;
+    if (route === 'email')
+      await ctx.jobs.send(mailJob, { grp }, { key: `event:${id}`, runAt: new Date(Date.now() + FOLD_MS) });
+    else await ctx.jobs.send(routeJob, { eventId: id, route }, { key: `route:${id}:${route}` });
+  }
+  await markRouted(db, id, ctx.now());
+}
+
+/** The link a mail (or any route) opens and its button: the conversation, the bot's bookings, or the account. */
+export function linkOf(
+  base: string,
+  e: StoredEvent,
+  t: (typeof TEXTS)[LangCode],
+): { href: string; action: string } {
   const d = e.data;
   const bot = e.chatbot_id ?? '';
   if (e.kind === 'days_running_out') return { href: `${base}/main`, action: t.openAccount };
@@ -123,14 +151,26 @@ export function renderNotification(
   business: string,
   events: StoredEvent[],
   base: string,
+  createEvent?: CreateEvent,
 ): RenderedMail {
   const t = TEXTS[lang];
   // The most pressing event names the mail: a person asked for first.
-  const order: EventKind[] = ['asks_person', 'booking_changed', 'booking_new', 'new_conversation'];
+  const order: EventKind[] = [
+    'channel_down',
+    'asks_person',
+    'booking_changed',
+    'booking_new',
+    'new_conversation',
+  ];
   const first = order.find((k) => events.some((e) => e.kind === k)) ?? (events[0]!.kind as EventKind);
   const lines = events.map((e) => t.line[e.kind as EventKind](e.data));
   const { href, action } = linkOf(base, events.find((e) => e.kind === first) ?? events[0]!, t);
   const name = business || 'Charla';
+  // Issue 27 §6: a booking's mail carries it as a calendar entry (one per booking in the mail).
+  const attachments = events
+    .filter((e) => e.kind === 'booking_new' || e.kind === 'booking_changed')
+    .map((e) => (createEvent ? bookingCalendar(createEvent, e.data, name, t.bookingWord, href) : null))
+    .filter((a) => a !== null);
   const subject = `${name}: ${t.kinds[first]}${events.length > 1 ? ` (+${events.length - 1})` : ''}`;
   const text = `Charla · ${business}\n\n${lines.map((l) => `• ${l}`).join('\n')}\n\n${action}: ${href}\n\n${t.footer}\n`;
   const html = `<!doctype html><html lang="${lang}"><body style="font-family:system-ui,sans-serif;color:#1f2937">
@@ -139,7 +179,7 @@ export function renderNotification(
 <p><a href="${escapeHtml(href)}" style="display:inline-block;background:#0f766e;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">${escapeHtml(action)}</a></p>
 <p style="font-size:13px;color:#6b7280">${escapeHtml(t.footer)}</p>
 </body></html>`;
-  return { to, subject, text, html, link: href };
+  return { to, subject, text, html, link: href, ...(attachments.length > 0 ? { attachments } : {}) };
 }
 
 /** The mail job's handler (see the module comment). */
@@ -162,11 +202,16 @@ export function mailHandler(ctx: DeliveryContext, db: NotificationsDb) {
     const ownerId = events[0]!.owner_id;
     const owner = await findOwner(db, ownerId);
     if (!owner) return; // the account is gone (its events went with it)
-    const { language, disabled } = await ownerChoices(db, ownerId);
-    const wanted = events.filter((e) => !disabled.includes(e.kind as EventKind));
+    const choices = await ownerChoices(db, ownerId);
+    const language = choices.language;
+    const wanted = events.filter((e) => routeOn(choices, e.kind as EventKind, 'email'));
     if (wanted.length > 0) {
       const base = (ctx.publicUrl ?? '').replace(/\/$/, '');
-      await ctx.mailer.send(renderNotification(language, owner.email, owner.business_name, wanted, base));
+      const booking = wanted.some((e) => e.kind === 'booking_new' || e.kind === 'booking_changed');
+      const createEvent = booking ? await loadCalendar() : undefined;
+      await ctx.mailer.send(
+        renderNotification(language, owner.email, owner.business_name, wanted, base, createEvent),
+      );
       ctx.log.info({ grp, events: wanted.length }, 'owner notified by e-mail');
     }
     await markMailed(
@@ -185,6 +230,13 @@ export function sweepHandler(ctx: DeliveryContext, db: NotificationsDb) {
     const bucket = Math.floor(Date.now() / WINDOW_MS);
     for (const grp of await staleGroups(db, before))
       await ctx.jobs.send(mailJob, { grp }, { key: `sweep:${grp}:${bucket}` });
+    // Events whose routes were never queued (the mail is the stale-group sweep's above).
+    for (const id of await unroutedEvents(db, new Date(ctx.now().getTime() - 60_000))) {
+      const e = await findEvent(db, id);
+      if (!e) continue;
+      const choices = await ownerChoices(db, e.owner_id);
+      await queueRoutes(ctx, db, id, e.grp, (r) => r !== 'email' && routeOn(choices, e.kind as EventKind, r));
+    }
   };
 }
 

@@ -8,22 +8,30 @@
  *   "booking changed or cancelled" (a follower's, in a real chat) are recorded and e-mailed;
  *   "days running out" (3 days left, and at 0) by a daily job over the owners' expiries.
  * - The hand-off: a follower asking for a person is answered, in the bot's language, that the
- *   owner has been told and will answer here, with no file; the conversation is marked "needs a
- *   person" (`GET /api/notifications/:chatbotId/needs-person`). In the test chat the bot answers
- *   the same, but nothing is recorded or mailed.
+ *   owner has been told and will answer here (with the opening hours when the reservations plugin
+ *   knows them, hours.ts), with no file; the conversation is marked "needs a person" in the
+ *   conversations plugin's inbox (`conversations.needs-person`). In the test chat the bot answers
+ *   the same, but nothing is recorded or mailed. A follower the empathy reading finds strongly
+ *   frustrated (engine/empathy readState: frustrated twice in a row, or a strong score) is an
+ *   "asks for a person" event too, without the hand-off reply.
+ * - "A channel is down" (channel-down.ts): a connection that goes from working to failing.
+ * - Routes per kind (settings.ts): e-mail (delivery.ts), the owner's Telegram, Web Push and the
+ *   open dashboard (routing.ts, push.ts, stream.ts).
  * Registered after the conversations plugin: while the owner has taken a chat over, the turn is
  * silenced before this middleware and nothing is notified (the owner is there).
  */
 
 import { z } from 'zod';
+import { readState } from '../../engine/empathy/index.ts';
 import {
   definePlugin,
   type FeaturePlugin,
   pluginJob,
   type TurnContext,
 } from '../../engine/registry/index.ts';
-import { languageCode } from '../../engine/schemas.ts';
+import { type LangCode, languageCode } from '../../engine/schemas.ts';
 import { NEEDS_PERSON_EVENT } from '../conversations/api.ts';
+import { listenChannelHealth } from './channel-down.ts';
 import {
   daysHandler,
   daysJob,
@@ -31,19 +39,17 @@ import {
   mailJob,
   type NewEvent,
   recordEvent,
+  routeJob,
   sweepHandler,
   sweepJob,
 } from './delivery.ts';
+import { askHours, formatHours } from './hours.ts';
 import { asksForPerson } from './matcher.ts';
 import { migrations } from './migrations.ts';
-import {
-  hasWritten,
-  markHandoff,
-  type NotificationsDb,
-  notificationsDb,
-  ownerNotificationsData,
-} from './queries.ts';
+import { NotificationsEnv, vapidOf } from './push.ts';
+import { hasWritten, type NotificationsDb, notificationsDb, ownerNotificationsData } from './queries.ts';
 import { notificationRoutes } from './routes.ts';
+import { routeHandler } from './routing.ts';
 import { TEXTS } from './texts.ts';
 
 /** Channels whose followers are real people (issue 27 §4: test chats are kept apart). */
@@ -63,7 +69,33 @@ const BookingEvent = z.object({
   channel: z.string().nullable(),
   chatId: z.string().nullable(),
   at: z.string(),
+  /** IANA time zone of `date`/`time` (the .ics uses UTC without it). */
+  timezone: z.string().nullable().optional(),
+  /** How long the booking lasts, minutes (the .ics uses 60 without it). */
+  durationMinutes: z.number().nullable().optional(),
 });
+
+/**
+ * Strong frustration (issue 27 §1: "the empathy container's high-frustration alert"): the
+ * follower's message reads `frustrado` with a strong score (two cues or more), or it does and so
+ * did their previous message. Cheap string work on the turn's text and history.
+ */
+export function stronglyFrustrated(
+  text: string,
+  lang: LangCode,
+  history: ReadonlyArray<{ role: string; content: string }>,
+): boolean {
+  const now = readState(text, lang, history as Parameters<typeof readState>[2]);
+  if (now.estado !== 'frustrado') return false;
+  if (now.puntuacion >= 0.8) return true;
+  const users = history.filter((h) => h.role === 'user');
+  const prev = users[users.length - 1];
+  if (!prev) return false;
+  return (
+    readState(prev.content, lang, users.slice(0, -1) as Parameters<typeof readState>[2]).estado ===
+    'frustrado'
+  );
+}
 
 /** Followers known to have written before (so the common turn costs no query), at most 50,000. */
 class KnownFollowers {
@@ -82,8 +114,10 @@ export function createNotificationsPlugin(): FeaturePlugin {
   return definePlugin({
     id: 'notifications',
     migrations,
+    envSchema: NotificationsEnv,
     setup(ctx) {
       const db: NotificationsDb = notificationsDb(ctx.db);
+      const vapid = vapidOf(ctx.settings);
       const known = new KnownFollowers();
       const record = (e: NewEvent) =>
         recordEvent(ctx, db, e).catch((err: unknown) => {
@@ -97,6 +131,7 @@ export function createNotificationsPlugin(): FeaturePlugin {
         const text = inbound.text.trim();
         const real = REAL_CHANNELS.has(inbound.channel);
         const asks = text ? asksForPerson(text) : null;
+        const lang = languageCode(bot.idioma);
         if (real) {
           const who = `${bot.id}:${inbound.channel}:${inbound.follower.id}`;
           const grp = `conv:${who}`;
@@ -111,23 +146,37 @@ export function createNotificationsPlugin(): FeaturePlugin {
               await record({ chatbotId: bot.id, kind: 'new_conversation', grp, dedupe: `new:${who}`, data });
             known.add(who);
           }
-          if (asks) {
+          const frustrated = !asks && text !== '' && stronglyFrustrated(text, lang, turn.history);
+          if (asks || frustrated) {
             const key = { chatbotId: bot.id, channel: inbound.channel, userId: inbound.follower.id };
-            await markHandoff(db, key, ctx.now());
-            // The inbox's state too (the conversations plugin, through the registry).
+            // The inbox's state (the conversations plugin, through the registry).
             await ctx.events.emit(NEEDS_PERSON_EVENT, key);
             await record({
               chatbotId: bot.id,
               kind: 'asks_person',
               grp,
-              dedupe: `person:${turn.turnKey}`,
-              data,
+              // A frustrated follower is told once an hour per conversation (not per angry message).
+              dedupe: frustrated
+                ? `frustrated:${who}:${Math.floor(turn.now.getTime() / 3_600_000)}`
+                : `person:${turn.turnKey}`,
+              data: frustrated ? { ...data, frustrated: true } : data,
             });
           }
         }
         if (!asks) return undefined;
-        return { reply: TEXTS[languageCode(bot.idioma)].handoff(bot.business_name) };
+        const t = TEXTS[lang];
+        const hours = bot.settings.enable_reservations ? await askHours(ctx.events, bot.id) : null;
+        const line = hours ? formatHours(hours, lang) : '';
+        return {
+          reply: line
+            ? `${t.handoff(bot.business_name)}\n${t.hoursLabel}: ${line}`
+            : t.handoff(bot.business_name),
+        };
       };
+      const healthListening = listenChannelHealth(ctx, record);
+      healthListening.catch((err) =>
+        ctx.log.warn({ err }, 'notifications: not listening for channel health'),
+      );
 
       ctx.events.on('reservations.booking', async (payload) => {
         const e = BookingEvent.parse(payload);
@@ -150,14 +199,19 @@ export function createNotificationsPlugin(): FeaturePlugin {
           pluginJob(mailJob, mailHandler(ctx, db)),
           pluginJob(sweepJob, sweepHandler(ctx, db)),
           pluginJob(daysJob, daysHandler(ctx, db)),
+          pluginJob(routeJob, routeHandler(ctx, db, vapid)),
         ],
         cron: [
           { definition: sweepJob, cron: '*/10 * * * *', data: {} },
           { definition: daysJob, cron: '0 8 * * *', data: {} },
         ],
-        routes: { prefix: '', plugin: notificationRoutes(ctx, db) },
+        routes: { prefix: '', plugin: notificationRoutes(ctx, db, vapid) },
         // Issue 26 §5: the owner's choices and marks in their export (the tables cascade on deletion).
         ownerData: { export: (ownerId) => ownerNotificationsData(db, ownerId) },
+        dispose: async () => {
+          const stop = await healthListening.catch(() => undefined);
+          await stop?.();
+        },
       };
     },
   });

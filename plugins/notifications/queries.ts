@@ -11,7 +11,8 @@ type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 interface SettingsTable {
   owner_id: string;
   language: ColumnType<string, string | undefined, string>;
-  disabled: ColumnType<string[], string | undefined, string>;
+  /** `{ kind: [route, …] }`: the routes turned off per kind (absent: on). */
+  routes_off: ColumnType<Record<string, string[]>, string | undefined, string>;
   updated_at: Timestamp;
 }
 interface EventsTable {
@@ -27,12 +28,23 @@ interface EventsTable {
   claimed_by: string | null;
   claimed_at: Timestamp | null;
   mailed_at: Timestamp | null;
+  /** When the event's other routes (telegram, push, page) were queued; null until then. */
+  routed_at: Timestamp | null;
 }
-interface HandoffsTable {
+interface ChannelStateTable {
   chatbot_id: string;
   channel: string;
-  user_id: string;
-  requested_at: Timestamp;
+  down: boolean;
+  since: Timestamp;
+}
+interface PushTable {
+  /** SHA-256 (hex) of the endpoint URL. */
+  endpoint_hash: string;
+  owner_id: string;
+  /** The endpoint URL and `{p256dh, auth}` JSON, sealed (engine/secrets.ts). */
+  endpoint_sealed: string;
+  keys_sealed: string;
+  created_at: Timestamp;
 }
 
 /** The store with the plugin's tables. */
@@ -40,7 +52,8 @@ export type NotificationsDb = Kysely<
   Database & {
     notification_settings: SettingsTable;
     notification_events: EventsTable;
-    notification_handoffs: HandoffsTable;
+    notification_push_subscriptions: PushTable;
+    notification_channel_state: ChannelStateTable;
   }
 >;
 
@@ -49,7 +62,8 @@ export function notificationsDb(db: Kysely<Database>): NotificationsDb {
   return db.withTables<{
     notification_settings: SettingsTable;
     notification_events: EventsTable;
-    notification_handoffs: HandoffsTable;
+    notification_push_subscriptions: PushTable;
+    notification_channel_state: ChannelStateTable;
   }>();
 }
 
@@ -64,14 +78,14 @@ export interface StoredEvent {
   created_at: Date;
 }
 
-/** An owner's choices: mail language and the event kinds they turned off. */
+/** An owner's choices: mail language and the routes they turned off per event kind. */
 export async function findSettings(
   db: NotificationsDb,
   ownerId: string,
-): Promise<{ language: string; disabled: string[] } | undefined> {
+): Promise<{ language: string; routes_off: Record<string, string[]> } | undefined> {
   return db
     .selectFrom('notification_settings')
-    .select(['language', 'disabled'])
+    .select(['language', 'routes_off'])
     .where('owner_id', '=', ownerId)
     .executeTakeFirst();
 }
@@ -80,10 +94,10 @@ export async function findSettings(
 export async function saveSettings(
   db: NotificationsDb,
   ownerId: string,
-  values: { language: string; disabled: string[] },
+  values: { language: string; routesOff: Record<string, string[]> },
   now: Date,
 ): Promise<void> {
-  const row = { language: values.language, disabled: JSON.stringify(values.disabled), updated_at: now };
+  const row = { language: values.language, routes_off: JSON.stringify(values.routesOff), updated_at: now };
   await db
     .insertInto('notification_settings')
     .values({ owner_id: ownerId, ...row })
@@ -259,64 +273,41 @@ export async function staleGroups(db: NotificationsDb, before: Date): Promise<st
   return rows.map((r) => r.grp);
 }
 
-/**
- * Marks a conversation as needing a person (issue 27 §2).
- * @returns true when it was not marked before.
- */
-export async function markHandoff(
-  db: NotificationsDb,
-  key: { chatbotId: string; channel: string; userId: string },
-  now: Date,
-): Promise<boolean> {
-  const row = await db
-    .insertInto('notification_handoffs')
-    .values({ chatbot_id: key.chatbotId, channel: key.channel, user_id: key.userId, requested_at: now })
-    .onConflict((oc) => oc.columns(['chatbot_id', 'channel', 'user_id']).doNothing())
-    .returning('chatbot_id')
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** The bot's conversations that need a person, newest first. */
-export async function listHandoffs(
-  db: NotificationsDb,
-  chatbotId: string,
-): Promise<Array<{ channel: string; userId: string; requestedAt: string }>> {
-  const rows = await db
-    .selectFrom('notification_handoffs')
-    .select(['channel', 'user_id', 'requested_at'])
-    .where('chatbot_id', '=', chatbotId)
-    .orderBy('requested_at', 'desc')
-    .execute();
-  return rows.map((r) => ({
-    channel: r.channel,
-    userId: r.user_id,
-    requestedAt: new Date(r.requested_at).toISOString(),
-  }));
-}
-
-/** Clears a conversation's "needs a person" mark (the owner answered or resolved it). */
-export async function clearHandoff(
-  db: NotificationsDb,
-  key: { chatbotId: string; channel: string; userId: string },
-): Promise<boolean> {
+/** One stored event by id, or undefined (its owner or bot was deleted). */
+export async function findEvent(db: NotificationsDb, id: string): Promise<StoredEvent | undefined> {
   const r = await db
-    .deleteFrom('notification_handoffs')
-    .where('chatbot_id', '=', key.chatbotId)
-    .where('channel', '=', key.channel)
-    .where('user_id', '=', key.userId)
+    .selectFrom('notification_events')
+    .select(['id', 'owner_id', 'chatbot_id', 'kind', 'grp', 'data', 'created_at'])
+    .where('id', '=', id)
     .executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  return r ? { ...r, id: String(r.id), created_at: new Date(r.created_at) } : undefined;
+}
+
+/** Marks an event's other routes queued (see {@link unroutedEvents}). */
+export async function markRouted(db: NotificationsDb, id: string, now: Date): Promise<void> {
+  await db.updateTable('notification_events').set({ routed_at: now }).where('id', '=', id).execute();
+}
+
+/** Events recorded before `before` whose routes were never queued (a process died in between). */
+export async function unroutedEvents(db: NotificationsDb, before: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('notification_events')
+    .select('id')
+    .where('routed_at', 'is', null)
+    .where('created_at', '<', before)
+    .limit(500)
+    .execute();
+  return rows.map((r) => String(r.id));
 }
 
 /** The owner's rows for their export (issue 26 §5). */
 export async function ownerNotificationsData(db: NotificationsDb, ownerId: string) {
   const settings = await findSettings(db, ownerId);
-  const handoffs = await db
-    .selectFrom('notification_handoffs as h')
-    .innerJoin('chatbots as c', 'c.id', 'h.chatbot_id')
-    .select(['h.chatbot_id', 'h.channel', 'h.user_id', 'h.requested_at'])
-    .where('c.user_id', '=', ownerId)
+  // The push endpoints are capability URLs (secrets): only when each was added.
+  const push = await db
+    .selectFrom('notification_push_subscriptions')
+    .select('created_at')
+    .where('owner_id', '=', ownerId)
     .execute();
-  return { settings: settings ?? null, handoffs };
+  return { settings: settings ?? null, pushSubscriptions: push.map((p) => ({ createdAt: p.created_at })) };
 }

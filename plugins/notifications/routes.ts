@@ -1,64 +1,57 @@
 /**
- * The notifications owner routes (issue 27 §1, §2), all for the session's owner:
+ * The notifications owner routes (issue 27 §1), all for the session's owner:
  *
- * - `GET /api/notifications/settings`: which events are e-mailed and in which language;
- * - `PUT /api/notifications/settings`: changes them (zod; a bad body is 400);
- * - `GET /api/notifications/:chatbotId/needs-person`: the bot's conversations where a follower
- *   asked for a person (the "needs a person" mark);
- * - `DELETE /api/notifications/:chatbotId/needs-person?channel=&userId=`: clears one mark.
+ * - `GET /api/notifications/settings`: the language and, per event kind, each route on or off,
+ *   with `telegramLinked` and `pushAvailable` ({@link SettingsAnswer});
+ * - `PUT /api/notifications/settings`: changes them, partially ({@link SettingsBody}; 400 for an
+ *   unknown kind, route or language);
+ * - `GET /api/notifications/push/key`: `{ publicKey }`, the VAPID public key for
+ *   `pushManager.subscribe` (null: push is not set up on this server);
+ * - `POST /api/notifications/push/subscriptions`: stores the browser's PushSubscription (204;
+ *   409 `pushOff` when push is not set up);
+ * - `DELETE /api/notifications/push/subscriptions` `{ endpoint }`: forgets it (204 either way);
+ * - `GET /api/notifications/stream`: the in-page notifications (stream.ts).
+ *
+ * The "needs a person" state is the conversations plugin's (`/api/conversations/:chatbotId/status`).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { PluginContext } from '../../engine/registry/index.ts';
-import { BotParams, ownedBotOf } from '../../engine/registry/owner-routes.ts';
-import { LANG_CODES } from '../../engine/schemas.ts';
-import { ownerChoices } from './delivery.ts';
-import { clearHandoff, listHandoffs, type NotificationsDb, saveSettings } from './queries.ts';
-import { EVENT_KINDS, type EventKind } from './texts.ts';
+import { OWNER_TELEGRAM_QUERY } from '../conversations/api.ts';
+import { deleteSubscription, PushSubscriptionBody, saveSubscription, type Vapid } from './push.ts';
+import type { NotificationsDb } from './queries.ts';
+import {
+  applySettings,
+  type Choices,
+  eventFlags,
+  ownerChoices,
+  SettingsAnswer,
+  SettingsBody,
+} from './settings.ts';
+import { notificationStream } from './stream.ts';
 
-/** The settings as the routes give them: every event kind on (true) or off, and the mail language. */
-export const SettingsAnswer = z.object({
-  language: z.enum(LANG_CODES),
-  events: z.object(
-    Object.fromEntries(EVENT_KINDS.map((k) => [k, z.boolean()])) as Record<EventKind, z.ZodBoolean>,
-  ),
-});
+export { SettingsAnswer, SettingsBody } from './settings.ts';
 
-/** `PUT` body: any of the kinds, and the language; what is left out stays as it was. */
-export const SettingsBody = z
-  .object({
-    language: z.enum(LANG_CODES).optional(),
-    events: z
-      .object(
-        Object.fromEntries(EVENT_KINDS.map((k) => [k, z.boolean().optional()])) as Record<
-          EventKind,
-          z.ZodOptional<z.ZodBoolean>
-        >,
-      )
-      .strict()
-      .optional(),
-  })
-  .strict();
-
-const HandoffsAnswer = z.object({
-  conversations: z.array(z.object({ channel: z.string(), userId: z.string(), requestedAt: z.string() })),
-});
-const ErrorBody = z.object({ error: z.string() });
-const Conversation = z.object({ channel: z.string().min(1).max(40), userId: z.string().min(1).max(200) });
+const ErrorBody = z.object({ error: z.string(), code: z.string().optional() });
 
 /** The routes (mounted at the root: `prefix: ''`). */
-export function notificationRoutes(ctx: PluginContext, db: NotificationsDb): FastifyPluginAsyncZod {
-  const ownedBot = ownedBotOf(ctx);
-  const answer = async (ownerId: string) => {
-    const { language, disabled } = await ownerChoices(db, ownerId);
-    return {
-      language,
-      events: Object.fromEntries(EVENT_KINDS.map((k) => [k, !disabled.includes(k)])) as Record<
-        EventKind,
-        boolean
-      >,
-    };
+export function notificationRoutes(
+  ctx: PluginContext,
+  db: NotificationsDb,
+  vapid: Vapid | null,
+): FastifyPluginAsyncZod {
+  /** Whether any of the owner's bots has their Telegram linked (the conversations plugin answers). */
+  const telegramLinked = async (ownerId: string) => {
+    let linked = false;
+    await ctx.events.emit(OWNER_TELEGRAM_QUERY, { ownerId, reply: (v: boolean) => (linked = v) });
+    return linked;
   };
+  const answer = async (ownerId: string, c: Choices): Promise<SettingsAnswer> => ({
+    language: c.language,
+    events: eventFlags(c),
+    telegramLinked: await telegramLinked(ownerId),
+    pushAvailable: vapid !== null,
+  });
   return async (app) => {
     app.get(
       '/api/notifications/settings',
@@ -67,12 +60,18 @@ export function notificationRoutes(ctx: PluginContext, db: NotificationsDb): Fas
         schema: {
           summary: 'The owner’s notification settings',
           description:
-            'Issue 27 §1: which events are e-mailed (all on until changed) and the mails’ language (the dashboard’s, es by default).',
+            'Issue 27 §1: per event kind (new_conversation, asks_person, booking_new, booking_changed, days_running_out, ' +
+            'channel_down) whether each route (email, telegram, push, page) is on (all on until changed), the language ' +
+            '(the dashboard’s, es by default), `telegramLinked` (a bot has the owner’s Telegram linked) and ' +
+            '`pushAvailable` (the operator set VAPID keys).',
           tags: ['notifications'],
           response: { 200: SettingsAnswer },
         },
       },
-      async (req) => answer((await ctx.requireOwner(req)).id),
+      async (req) => {
+        const owner = await ctx.requireOwner(req);
+        return answer(owner.id, await ownerChoices(db, owner.id));
+      },
     );
 
     app.put(
@@ -82,8 +81,9 @@ export function notificationRoutes(ctx: PluginContext, db: NotificationsDb): Fas
         schema: {
           summary: 'Changes the owner’s notification settings',
           description:
-            'Issue 27 §1: `events` turns kinds on or off (new_conversation, asks_person, booking_new, booking_changed); ' +
-            '`language` is the mails’ language. Fields left out keep their value. 400 for an unknown field or value.',
+            'Issue 27 §1: `events.<kind>.<route>` turns a route of a kind on or off; `language` is the notifications’ ' +
+            'language. Fields left out keep their value. 400 for an unknown kind, route, field or value. ' +
+            'Answers the settings as GET does.',
           tags: ['notifications'],
           body: SettingsBody,
           response: { 200: SettingsAnswer },
@@ -91,72 +91,74 @@ export function notificationRoutes(ctx: PluginContext, db: NotificationsDb): Fas
       },
       async (req) => {
         const owner = await ctx.requireOwner(req);
-        const now = await ownerChoices(db, owner.id);
-        const disabled = new Set(now.disabled);
-        for (const [k, on] of Object.entries(req.body.events ?? {})) {
-          if (on === true) disabled.delete(k as EventKind);
-          if (on === false) disabled.add(k as EventKind);
-        }
-        await saveSettings(
-          db,
-          owner.id,
-          { language: req.body.language ?? now.language, disabled: [...disabled] },
-          ctx.now(),
-        );
-        return answer(owner.id);
+        return answer(owner.id, await applySettings(db, owner.id, req.body, ctx.now()));
       },
     );
 
     app.get(
-      '/api/notifications/:chatbotId/needs-person',
+      '/api/notifications/push/key',
       {
-        config: {
-          owner: { probe: (a) => ({ method: 'GET', url: `/api/notifications/${a.botId}/needs-person` }) },
-        },
+        config: { owner: { self: true } },
         schema: {
-          summary: 'Conversations where a follower asked for a person',
-          description: 'Issue 27 §2: newest first. 404 for a bot that is not the owner’s.',
+          summary: 'The server’s VAPID public key',
+          description:
+            'Issue 27 §1: the `applicationServerKey` for `pushManager.subscribe` (URL-safe base64); null when the ' +
+            'operator has not set CHARLA_VAPID_PUBLIC_KEY and CHARLA_VAPID_PRIVATE_KEY.',
           tags: ['notifications'],
-          params: BotParams,
-          response: { 200: HandoffsAnswer, 404: ErrorBody },
+          response: { 200: z.object({ publicKey: z.string().nullable() }) },
         },
       },
       async (req) => {
-        const bot = await ownedBot(req, req.params.chatbotId);
-        return { conversations: await listHandoffs(db, bot.id) };
+        await ctx.requireOwner(req);
+        return { publicKey: vapid?.publicKey ?? null };
+      },
+    );
+
+    app.post(
+      '/api/notifications/push/subscriptions',
+      {
+        config: { owner: { self: true } },
+        schema: {
+          summary: 'Subscribes this browser to the owner’s push notifications',
+          description:
+            'Issue 27 §1: the body is the browser’s PushSubscription as JSON (`endpoint`: https URL, `keys.p256dh`, ' +
+            '`keys.auth`); stored sealed. 204; 400 for a malformed one; 409 `pushOff` when push is not set up.',
+          tags: ['notifications'],
+          body: PushSubscriptionBody,
+          response: { 204: z.null(), 409: ErrorBody },
+        },
+      },
+      async (req, reply) => {
+        const owner = await ctx.requireOwner(req);
+        if (!vapid)
+          return reply
+            .code(409)
+            .send({ error: 'Las notificaciones push no están activadas en este servidor.', code: 'pushOff' });
+        await saveSubscription(ctx, db, owner.id, req.body);
+        return reply.code(204).send(null);
       },
     );
 
     app.delete(
-      '/api/notifications/:chatbotId/needs-person',
+      '/api/notifications/push/subscriptions',
       {
-        config: {
-          owner: {
-            probe: (a) => ({
-              method: 'DELETE',
-              url: `/api/notifications/${a.botId}/needs-person?channel=web&userId=v1`,
-            }),
-          },
-        },
+        config: { owner: { self: true } },
         schema: {
-          summary: 'Clears a conversation’s "needs a person" mark',
+          summary: 'Unsubscribes a browser from the owner’s push notifications',
           description:
-            'Issue 27 §2: the owner answered or resolved it. `cleared` is false when it was not marked.',
+            'Issue 27 §1: forgets the owner’s subscription with this endpoint. 204 whether it existed or not.',
           tags: ['notifications'],
-          params: BotParams,
-          querystring: Conversation,
-          response: { 200: z.object({ cleared: z.boolean() }), 404: ErrorBody },
+          body: z.object({ endpoint: z.string().min(1).max(2000) }).strip(),
+          response: { 204: z.null() },
         },
       },
-      async (req) => {
-        const bot = await ownedBot(req, req.params.chatbotId);
-        const cleared = await clearHandoff(db, {
-          chatbotId: bot.id,
-          channel: req.query.channel,
-          userId: req.query.userId,
-        });
-        return { cleared };
+      async (req, reply) => {
+        const owner = await ctx.requireOwner(req);
+        await deleteSubscription(db, req.body.endpoint, owner.id);
+        return reply.code(204).send(null);
       },
     );
+
+    await app.register(notificationStream(ctx));
   };
 }

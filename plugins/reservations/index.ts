@@ -3,7 +3,7 @@ import { calendarName } from './config.ts';
 import { reservationDialogue } from './dialogue.ts';
 import { migrations } from './migrations.ts';
 import { ownerReservations } from './owner-queries.ts';
-import { findBotBasics, reservationsDb } from './queries.ts';
+import { findBotBasics, findConfig, reservationsDb } from './queries.ts';
 import { reminderHandler, reminderJob } from './reminders.ts';
 import { reservationRoutes } from './routes.ts';
 import { Bookings, HOLD_MS } from './service.ts';
@@ -18,6 +18,12 @@ export function createReservationsPlugin(): FeaturePlugin {
     setup(ctx) {
       const db = reservationsDb(ctx.db);
       const bookings = new Bookings(db, ctx);
+      // Issue 27 §2: the hand-off names the opening hours (plugins/notifications/hours.ts HOURS_QUERY).
+      ctx.events.on('reservations.hours', async (q) => {
+        const { chatbotId, reply } = q as { chatbotId: string; reply: (h: unknown) => void };
+        const c = await findConfig(db, chatbotId);
+        if (c) reply({ timezone: c.timezone, working_hours: c.working_hours });
+      });
       return {
         tools: reservationTools(bookings),
         offline: [reservationDialogue(db, bookings)],

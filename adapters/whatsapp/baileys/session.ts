@@ -19,6 +19,7 @@
  * - **Sending** is paced (`WHATSAPP_SEND_INTERVAL_MS` between two messages of one number) and each
  *   message is stored, so Baileys' `getMessage` can answer a retry receipt from the store.
  */
+import { reportHealth } from '../../../engine/channels/health-report.ts';
 import type { OutboundMessage } from '../../../engine/registry/index.ts';
 import type { Attachment, LangCode } from '../../../engine/schemas.ts';
 import { storeOutgoing } from '../messages.ts';
@@ -216,6 +217,7 @@ export class BaileysSession implements WaTransport {
         log.info({ chatbotId }, 'whatsapp number linked');
       }
       // Open whether or not the database hears of it now (an outage must not hold up the replies).
+      void reportHealth({ db, log }, { chatbotId, channel: 'whatsapp', ok: true });
       await clearConnectionError(db, chatbotId).catch((err: unknown) =>
         log.warn({ err, chatbotId }, 'could not clear the whatsapp connection error'),
       );
@@ -238,6 +240,10 @@ export class BaileysSession implements WaTransport {
       // Every credential goes: a logged-out number pairs again only from a clean state.
       await this.auth?.flush();
       await endSession(db, chatbotId, 'logged_out', WHATSAPP_ERRORS.loggedOut);
+      await reportHealth(
+        { db, log },
+        { chatbotId, channel: 'whatsapp', ok: false, reason: WHATSAPP_ERRORS.loggedOut },
+      );
       await this.finish('logged_out', false);
       return;
     }

@@ -127,7 +127,13 @@ export function createAnswering(deps: AnswerDeps) {
     const inbound: InboundMessage = {
       chatbotId: bot.id,
       channel: WHATSAPP,
-      follower: { id: p.chatId, username: p.pushName },
+      // Issue 27 §4.2: the inbox shows the profile name and the number.
+      follower: {
+        id: p.chatId,
+        username: p.pushName,
+        name: p.pushName,
+        handle: p.phone ? `+${p.phone}` : null,
+      },
       text,
       messageId: p.waMessageId,
       ...(p.media

@@ -249,7 +249,10 @@ function Bubble({ message: m }: { message: MessageRow }) {
   return (
     <div className={`flex ${mine ? 'justify-end' : 'justify-start'}`}>
       <div
+        // A player needs room: a bubble with audio or video is wide (a bare note collapsed to its dots).
         className={`min-w-0 max-w-[85%] space-y-1 rounded-2xl px-3 py-2 text-sm ${
+          a?.type === 'audio' || a?.type === 'video' ? 'w-72' : ''
+        } ${
           m.from === 'owner'
             ? 'bg-amber-100 text-amber-950'
             : m.from === 'bot'
@@ -257,7 +260,7 @@ function Bubble({ message: m }: { message: MessageRow }) {
               : 'bg-slate-100 text-slate-900'
         }`}
       >
-        <p className="text-xs font-semibold text-slate-700">
+        <p className="text-xs font-semibold text-slate-700" data-testid="bubble-time">
           {t(`conversations.from.${m.from}`)} ·{' '}
           {new Intl.DateTimeFormat(i18n.language, { hour: '2-digit', minute: '2-digit' }).format(
             new Date(m.at),

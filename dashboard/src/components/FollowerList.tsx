@@ -1,6 +1,7 @@
 /**
  * The followers' list of /usuarios-conversaciones (issue 14; issue 27 §4): each follower named by
- * what the channel knows (their name or username; a nameless web visitor is "Visitante web 12"),
+ * what the channel knows (Telegram first name with the @username under it, WhatsApp profile name
+ * with the number, the name given in a booking; a nameless web visitor is "Visitante web 12"),
  * channel, last message (one line, cut: the list fits a 390 px phone whatever its length), state,
  * unread count; above it the search (names and message texts), the channel and state filters, and
  * the switch that adds the owner's test chats (left out by default).
@@ -27,12 +28,12 @@ const CHANNEL_ICON: Record<string, string> = {
 
 /**
  * How a follower is called on the screen (issue 27 §4.2): the name the channel gave (Telegram's
- * username or first name, WhatsApp's profile name), else a WhatsApp number, else "Visitante web
- * {n}", else their id.
+ * first name, WhatsApp's profile name), else the name given in a booking, else their @username or
+ * WhatsApp number, else "Visitante web {n}", else their id.
  */
 export function followerName(
   t: TFunction,
-  f: Pick<FollowerRow, 'name' | 'visitorNo' | 'userId' | 'channel'>,
+  f: Pick<FollowerRow, 'name' | 'handle' | 'visitorNo' | 'userId' | 'channel'>,
 ): string {
   if (f.name) return f.name;
   const phone = followerDetail(f);
@@ -42,10 +43,12 @@ export function followerName(
 }
 
 /**
- * What else the channel tells about a follower (issue 27 §4.2): a WhatsApp follower's number
- * (their WhatsApp id, `34600111222` or `34600111222@s.whatsapp.net`), else null.
+ * What else the channel tells about a follower (issue 27 §4.2): their Telegram `@username` or
+ * WhatsApp number as the channel gave it, else a WhatsApp follower's number from their id
+ * (`34600111222` or `34600111222@s.whatsapp.net`), else null.
  */
-export function followerDetail(f: Pick<FollowerRow, 'channel' | 'userId'>): string | null {
+export function followerDetail(f: Pick<FollowerRow, 'channel' | 'userId' | 'handle'>): string | null {
+  if (f.handle) return f.handle;
   const phone = f.channel === 'whatsapp' ? /^(\d{6,15})(@s\.whatsapp\.net)?$/.exec(f.userId) : null;
   return phone ? `+${phone[1]}` : null;
 }
@@ -144,7 +147,9 @@ export function FollowerButton({
       type="button"
       onClick={onSelect}
       aria-current={selected ? 'true' : undefined}
-      className={`flex w-full min-w-0 items-start gap-3 border-t border-slate-100 px-3 py-2.5 text-left hover:bg-slate-50 ${selected ? 'bg-brand-50' : ''}`}
+      // On a phone the floating microphone (VoiceRecorder, 56 px at 16 px from the edge) passes over
+      // the rows' right side as the page scrolls: the time and the unread count stay clear of it.
+      className={`flex w-full min-w-0 items-start gap-3 border-t border-slate-100 px-3 py-2.5 text-left hover:bg-slate-50 max-[699px]:pr-16 ${selected ? 'bg-brand-50' : ''}`}
     >
       <span aria-hidden="true" className="mt-0.5 text-lg">
         {CHANNEL_ICON[f.channel] ?? '💬'}
@@ -152,13 +157,17 @@ export function FollowerButton({
       <span className="min-w-0 flex-1">
         <span className="flex min-w-0 items-baseline justify-between gap-2">
           <span className="min-w-0 truncate font-semibold">{followerName(t, f)}</span>
-          <span className="shrink-0 text-xs text-slate-600">{time}</span>
+          <span className="shrink-0 text-xs text-slate-600" data-testid="follower-time">
+            {time}
+          </span>
         </span>
         <span className="sr-only">
           {t(`conversations.channels.${f.channel}`, { defaultValue: f.channel })}
         </span>
-        {followerDetail(f) && f.name ? (
-          <span className="block truncate text-xs text-slate-600">{followerDetail(f)}</span>
+        {followerDetail(f) && f.name && followerDetail(f) !== f.name ? (
+          <span className="block truncate text-xs text-slate-600" data-testid="follower-handle">
+            {followerDetail(f)}
+          </span>
         ) : null}
         <span className="block truncate text-sm text-slate-600">
           {hiddenText(f.lastText) ? '…' : f.lastText}

@@ -2,7 +2,9 @@
  * The public IALanding's page (spec 001 §2, §3, §4, §8; issue 6), shared by the server's render
  * (adapters/web/ialanding-page.tsx), its hydrating island (ialanding-island.tsx) and the app's route
  * (routes/ialanding.$slug.tsx, which documents the page). Texts come in as `t` in the bot's language,
- * so nothing here reaches the app's i18n instance, router or query client.
+ * so nothing here reaches the app's i18n instance, router or query client. Issue 27 §3: while the
+ * owner answers, their messages (text or voice note) and the note that a person will reply show in
+ * an amber card under the person's name, never as an empty bot answer.
  */
 import type { TFunction } from 'i18next';
 import { useEffect, useRef, useState } from 'react';
@@ -80,6 +82,11 @@ export function Landing({
     description: data.greeting,
   };
   const [item, setItem] = useState<DynamicItem>(welcome);
+  /**
+   * Issue 27 §3: what shows is a person's (the owner's message, or the note that a person will
+   * reply): the card is amber, as the widget's person bubble, not the bot's white answer.
+   */
+  const [byPerson, setByPerson] = useState(false);
   const [question, setQuestion] = useState('');
   const [input, setInput] = useState('');
   const contentRef = useRef<HTMLElement>(null);
@@ -105,6 +112,7 @@ export function Landing({
     if (!m) return;
     const title = m.person || data.business_name;
     const a = m.attachment;
+    setByPerson(m.person !== undefined && m.person !== null);
     setItem(
       a
         ? { type: 'file', title, description: m.text, url: a.url, fileType: a.type }
@@ -126,6 +134,17 @@ export function Landing({
     const message = await chat.send(text, shown);
     if (!message) return;
     const a = message.attachment;
+    setByPerson(Boolean(message.note));
+    // A quiet turn (the owner took over): the note that a person will reply, under that heading.
+    if (message.note) {
+      setItem({
+        type: 'text',
+        title: t('landing.person'),
+        description: message.text,
+        question: shown.trim(),
+      });
+      return;
+    }
     setItem(
       a
         ? {
@@ -156,6 +175,7 @@ export function Landing({
 
   function show(file: IalandingFile) {
     setQuestion('');
+    setByPerson(false);
     setItem({
       type: 'file',
       title: fileTitle(file),
@@ -222,9 +242,12 @@ export function Landing({
           ref={contentRef}
           aria-label={t('landing.contentLabel')}
           aria-live="polite"
-          className="scroll-mt-20 rounded-3xl border border-slate-200 bg-white p-5 shadow-sm min-[700px]:p-8"
+          className={`scroll-mt-20 rounded-3xl border p-5 shadow-sm min-[700px]:p-8 ${
+            byPerson && !chat.pending ? 'border-amber-300 bg-amber-50' : 'border-slate-200 bg-white'
+          }`}
           data-testid="ialanding-content"
           data-type={chat.pending ? 'pending' : item.type}
+          data-from={byPerson && !chat.pending ? 'person' : undefined}
         >
           {chat.pending ? (
             <Pending question={question} streaming={chat.streaming} t={t} />

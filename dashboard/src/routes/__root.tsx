@@ -1,13 +1,42 @@
-/** The root route: the router context (the query client), the outlet, and the not-found page. */
-import type { QueryClient } from '@tanstack/react-query';
+/**
+ * The root route: the router context (the query client), the outlet, the owner's in-page alerts
+ * (issue 27 §1), and the not-found page.
+ */
+import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Logo } from '../components/ui.tsx';
+import { meQuery } from '../lib/auth.ts';
 
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
-  component: Outlet,
+  component: Root,
   notFoundComponent: NotFound,
 });
+
+/** The owner's live alerts (issue 27 §1), loaded only once someone is signed in. */
+const NotificationAlerts = lazy(async () => ({
+  default: (await import('../components/NotificationAlerts.tsx')).NotificationAlerts,
+}));
+
+/**
+ * Every screen, and for a signed-in owner the in-page alerts, mounted once for the whole visit. The
+ * session is read from the cache the guarded screens fill (`enabled: false`: public screens such as
+ * an IALanding never ask the server for it).
+ */
+function Root() {
+  const me = useQuery({ ...meQuery, enabled: false });
+  return (
+    <>
+      <Outlet />
+      {me.data ? (
+        <Suspense fallback={null}>
+          <NotificationAlerts />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}
 
 /**
  * A path with no screen, reached by a link inside the app (the server sends a typed-in unknown path

@@ -3,7 +3,7 @@
  * The days counter and badge, the account's e-mail, id and state, the Telegram warning, "Suscripción
  * Activa" with the cancel-renewal button or the coupon field, the monthly and custom plan cards
  * (components/GestionPlans.tsx), the Facebots popup button, the history of what added days, the
- * owner's data (download it, delete the account: issue 26 §5) and the way back to /main. Back from Stripe (`?pago=ok|cancelado`) it shows the result; after a payment it
+ * notification settings (components/NotificationSettings.tsx, issue 27 §1), the owner's data (download it, delete the account: issue 26 §5) and the way back to /main. Back from Stripe (`?pago=ok|cancelado`) it shows the result; after a payment it
  * reloads the status for a short while, until the webhook has added the days.
  * Mobile layout below 700 px (spec 001 §9): one column.
  */
@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { DaysCard, History, SubscriptionOrCoupon } from '../components/GestionAccount.tsx';
 import { AccountData } from '../components/GestionAccountData.tsx';
 import { PlanCards } from '../components/GestionPlans.tsx';
+import { NotificationSettings } from '../components/NotificationSettings.tsx';
 import { DirectoryLink, PageShell, PageTitle } from '../components/PageShell.tsx';
 import { Alert } from '../components/ui.tsx';
 import { meQuery, requireSession } from '../lib/auth.ts';
@@ -93,6 +94,7 @@ function Gestion() {
         </section>
       ) : null}
 
+      <NotificationSettings />
       {status ? <History items={status.history} /> : null}
       <AccountData />
     </PageShell>
