@@ -44,6 +44,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('Web Push on thi
         CHARLA_VAPID_PUBLIC_KEY: vapid.publicKey,
         CHARLA_VAPID_PRIVATE_KEY: vapid.privateKey,
         CHARLA_VAPID_SUBJECT: 'mailto:ops@example.com',
+        // The stand-in push service is on this machine (by default a private address is refused).
+        CHARLA_PUSH_ALLOW_PRIVATE: 'on',
       },
     });
     const http = await app.http();

@@ -17,12 +17,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // @ts-expect-error http_ece (web-push's own dependency) ships no types
 import ece from 'http_ece';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
+import { privateHost } from '../plugins/notifications/push.ts';
 import { defaultConfig } from '../plugins/reservations/config.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
-import { until } from './helpers/owners.ts';
+import { ownerWithBot, until, withInject } from './helpers/owners.ts';
 import { openSseClient } from './helpers/sse-client.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
 
@@ -92,6 +94,8 @@ describe.each(DIALECTS)('notification routes on %s', (kind) => {
         CHARLA_VAPID_PUBLIC_KEY: vapid.publicKey,
         CHARLA_VAPID_PRIVATE_KEY: vapid.privateKey,
         CHARLA_VAPID_SUBJECT: 'mailto:ops@example.com',
+        // The stand-in push service is on this machine (by default a private address is refused).
+        CHARLA_PUSH_ALLOW_PRIVATE: 'on',
       },
     });
     await app.startChannels();
@@ -238,5 +242,43 @@ describe.each(DIALECTS)('notification routes on %s', (kind) => {
       'He avisado al equipo de El Pato Pepe: una persona te responderá aquí en cuanto pueda. Puedes seguir escribiendo tu consulta.\n' +
         'Horario: mar–dom 13:00–16:30, 20:00–23:30',
     );
+  });
+});
+
+describe('push endpoints on the server’s own network', () => {
+  it('are refused by default: the owner is told in their language and nothing is stored', async () => {
+    expect(await privateHost('https://127.0.0.1:8443/push/a')).toBe(true);
+    expect(await privateHost('https://10.1.2.3/push/a')).toBe(true);
+    expect(await privateHost('https://[::1]/push/a')).toBe(true);
+    expect(await privateHost('https://169.254.169.254/latest/meta-data')).toBe(true);
+    expect(await privateHost('https://8.8.8.8/push/a')).toBe(false);
+    const vapid = webpush.generateVAPIDKeys();
+    const app = await withInject(
+      await createTestApp('pglite', {
+        llm: null,
+        env: { CHARLA_VAPID_PUBLIC_KEY: vapid.publicKey, CHARLA_VAPID_PRIVATE_KEY: vapid.privateKey },
+      }),
+    );
+    try {
+      const { token } = await ownerWithBot(app, 'push-privado@example.com', { business_name: 'Casa Lola' });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/notifications/push/subscriptions',
+        headers: { authorization: `Bearer ${token}`, 'x-app-language': 'en' },
+        payload: {
+          endpoint: 'https://169.254.169.254/latest/meta-data',
+          keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) },
+        },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        error: 'This browser gave a push address that is not public; try another browser.',
+        code: 'pushEndpoint',
+      });
+      const stored = await sql`select 1 from notification_push_subscriptions`.execute(app.store.db);
+      expect(stored.rows).toHaveLength(0);
+    } finally {
+      await app.close();
+    }
   });
 });

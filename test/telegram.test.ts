@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TELEGRAM_ERRORS } from '../adapters/telegram/texts.ts';
@@ -261,6 +262,26 @@ describe('Telegram against a local Bot API wire-format server', () => {
       connected: true,
       health: { state: 'connected', pendingUpdates: 0 },
     });
+
+    // Issue 27 §1: a webhook Telegram can no longer deliver to (here: set elsewhere) is "a channel
+    // is down" for the owner, seen by the health check (the dashboard's, or the 10-minute one).
+    const hook = telegram.webhookOf(bot.token)!;
+    const ours = hook.url;
+    hook.url = 'https://otro-servidor.example/hook';
+    const down = await app.inject({
+      method: 'GET',
+      url: '/api/get-telegram-config',
+      headers: { authorization: `Bearer ${auth}` },
+    });
+    expect(down.json()).toMatchObject({ health: { state: 'error' } });
+    const told = async () =>
+      (
+        await sql<{ kind: string }>`select kind from notification_events
+          where chatbot_id = ${botId} and kind = 'channel_down'`.execute(app.store.db)
+      ).rows;
+    for (let i = 0; i < 100 && (await told()).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await told()).map((e) => e.kind)).toEqual(['channel_down']);
+    hook.url = ours;
 
     const removed = await app.inject({
       method: 'POST',

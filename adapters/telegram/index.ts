@@ -41,6 +41,7 @@ import { telegramApiRoutes } from './routes.ts';
 import { type Connection, type TelegramAdapter, TelegramConfig, TelegramSettings } from './types.ts';
 import { chatIdOf, TELEGRAM } from './updates.ts';
 import { telegramWebhookSecret, webhookRoutes } from './webhook.ts';
+import { WEBHOOK_CHECK_MS, webhookHealth } from './webhook-health.ts';
 
 export { type Connection, type TelegramAdapter, TelegramConfig, TelegramSettings } from './types.ts';
 export { TELEGRAM } from './updates.ts';
@@ -52,6 +53,8 @@ export function createTelegramAdapter(): TelegramAdapter {
   const connections = new Map<string, Connection>();
   /** This process as a holder of polling leases (engine/store/leases.ts). */
   const holder = randomUUID();
+  /** The periodic webhook check (webhook mode only). */
+  let webhookCheck: NodeJS.Timeout | undefined;
   /** Last failure per bot (connect failures included), for the owner's health view. */
   const errors = new Map<string, { message: string; at: Date }>();
 
@@ -120,9 +123,20 @@ export function createTelegramAdapter(): TelegramAdapter {
       settings = context.settings;
       if (mode() === 'webhook' && !context.publicUrl)
         throw new Error('TELEGRAM_MODE=webhook needs PUBLIC_URL (the address Telegram posts updates to)');
+      // Issue 27 §1: Telegram tells a failing webhook only through getWebhookInfo, so this node
+      // asks it for the bots it connected, every WEBHOOK_CHECK_MS (health() reports a change).
+      if (mode() === 'webhook') {
+        webhookCheck = setInterval(() => {
+          for (const [id, conn] of connections)
+            if (conn.mode === 'webhook') void adapter.connections.health(id).catch(() => {});
+        }, WEBHOOK_CHECK_MS);
+        webhookCheck.unref();
+      }
     },
 
     async stop() {
+      if (webhookCheck) clearInterval(webhookCheck);
+      webhookCheck = undefined;
       await Promise.allSettled(
         [...connections.keys()].map((id) => adapter.connections.disconnect(id, 'shutdown')),
       );
@@ -341,35 +355,14 @@ export function createTelegramAdapter(): TelegramAdapter {
             state: s.lastError ? 'error' : 'connected',
           };
         }
-        // Webhook: ask Telegram what it sees (Bot API getWebhookInfo: url, pending_update_count,
-        // last_error_date, last_error_message).
-        try {
-          const api = await plainApi(conn.config.token, settings.TELEGRAM_API_ROOT);
-          const info = await api.getWebhookInfo();
-          const expected = adapter.webhookUrl(chatbotId);
-          const recentError =
-            info.last_error_date !== undefined && Date.now() / 1000 - info.last_error_date < 3600
-              ? (info.last_error_message ?? 'error')
-              : null;
-          const wrongUrl = info.url !== expected ? `webhook apunta a "${info.url || '(ninguno)'}"` : null;
-          return {
-            ...base,
-            pendingUpdates: info.pending_update_count,
-            lastError: wrongUrl ?? info.last_error_message ?? base.lastError,
-            lastErrorAt:
-              info.last_error_date !== undefined
-                ? new Date(info.last_error_date * 1000).toISOString()
-                : base.lastErrorAt,
-            state: wrongUrl || recentError ? 'error' : 'connected',
-          };
-        } catch (err) {
-          return {
-            ...base,
-            lastError: describeError(err),
-            lastErrorAt: new Date().toISOString(),
-            state: 'error',
-          };
-        }
+        // Webhook: ask Telegram what it sees (and tell the owner when it cannot deliver).
+        return webhookHealth(need().ctx, {
+          chatbotId,
+          token: conn.config.token,
+          apiRoot: settings.TELEGRAM_API_ROOT,
+          expected: adapter.webhookUrl(chatbotId),
+          base,
+        });
       },
     },
 

@@ -120,13 +120,26 @@ export const MAIL_TEXTS: Record<LangCode, Texts> = {
   },
 };
 
-/** The interface language of a request: the dashboard's `x-app-language` header, else `Accept-Language`, else es. */
-export function requestLanguage(headers: Headers | undefined): LangCode {
-  const explicit = headers?.get('x-app-language')?.trim().toLowerCase();
-  if (explicit && (LANG_CODES as readonly string[]).includes(explicit)) return explicit as LangCode;
-  for (const part of (headers?.get('accept-language') ?? '').split(',')) {
+/**
+ * The interface language of a request: the dashboard's `x-app-language` header, else the first
+ * supported `Accept-Language`, else es (the API's language). `headers`: a fetch `Headers` (better-auth)
+ * or Node's header record (Fastify's `req.headers`).
+ */
+export function requestLanguage(
+  headers: Headers | Record<string, string | string[] | undefined> | undefined,
+): LangCode {
+  const get = (name: string): string => {
+    if (!headers) return '';
+    if (headers instanceof Headers) return headers.get(name) ?? '';
+    const v = headers[name];
+    return (Array.isArray(v) ? v[0] : v) ?? '';
+  };
+  const codes = LANG_CODES as readonly string[];
+  const explicit = get('x-app-language').trim().slice(0, 2).toLowerCase();
+  if (codes.includes(explicit)) return explicit as LangCode;
+  for (const part of get('accept-language').split(',')) {
     const code = part.trim().slice(0, 2).toLowerCase();
-    if ((LANG_CODES as readonly string[]).includes(code)) return code as LangCode;
+    if (codes.includes(code)) return code as LangCode;
   }
   return 'es';
 }

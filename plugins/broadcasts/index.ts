@@ -8,6 +8,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { requestLanguage } from '../../engine/auth/mail.ts';
 import { AppError, BOT_NOT_FOUND } from '../../engine/errors.ts';
 import {
   definePlugin,
@@ -31,7 +32,7 @@ import {
 } from './queries.ts';
 import { broadcastRow } from './rows.ts';
 import { broadcastHandler, broadcastJob } from './sender.ts';
-import { NO_AUDIENCE, ownerLanguage } from './texts.ts';
+import { NO_AUDIENCE } from './texts.ts';
 
 /** The chatbot id in the audience route's path. */
 const AudienceParams = z.object({ chatbotId: z.string().min(1).max(200) });
@@ -120,7 +121,7 @@ function routes(ctx: PluginContext, db: BroadcastsDb, effects: BroadcastEffects)
         if (!created)
           return reply
             .code(400)
-            .send({ error: NO_AUDIENCE[ownerLanguage(req.headers)], code: NO_AUDIENCE_CODE });
+            .send({ error: NO_AUDIENCE[requestLanguage(req.headers)], code: NO_AUDIENCE_CODE });
         return { broadcastId: created.id, total: created.total, skipped: created.skipped };
       },
     );

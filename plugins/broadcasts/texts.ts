@@ -2,7 +2,7 @@
  * The broadcasts plugin's server texts shown to owners (issue 27 §5), in the seven interface
  * languages; the dashboard also maps them by `code` to its own translations.
  */
-import { LANG_CODES, type LangCode } from '../../engine/schemas.ts';
+import type { LangCode } from '../../engine/schemas.ts';
 
 /** "This broadcast would reach nobody": the 400's text per language (issue 27 §5). */
 export const NO_AUDIENCE: Record<LangCode, string> = {
@@ -14,19 +14,3 @@ export const NO_AUDIENCE: Record<LangCode, string> = {
   ru: 'Нет подписчиков, которым можно отправить эту рассылку. Подписчикам WhatsApp Cloud нужен одобренный шаблон (скоро).',
   hi: 'इस प्रसारण को भेजने के लिए कोई फ़ॉलोअर नहीं है। WhatsApp Cloud फ़ॉलोअर्स के लिए स्वीकृत टेम्पलेट चाहिए (जल्द आ रहा है)।',
 };
-
-/**
- * The owner's interface language from request headers: the dashboard's `x-app-language`, else
- * the first supported `Accept-Language`, else Spanish (the API's language).
- */
-export function ownerLanguage(headers: Record<string, string | string[] | undefined>): LangCode {
-  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
-  const codes = LANG_CODES as readonly string[];
-  const explicit = one(headers['x-app-language']).trim().slice(0, 2).toLowerCase();
-  if (codes.includes(explicit)) return explicit as LangCode;
-  for (const part of one(headers['accept-language']).split(',')) {
-    const code = part.trim().slice(0, 2).toLowerCase();
-    if (codes.includes(code)) return code as LangCode;
-  }
-  return 'es';
-}

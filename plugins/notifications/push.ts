@@ -12,6 +12,8 @@
  * push route is off (`pushAvailable: false`).
  */
 import { createHash } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import type { PluginContext } from '../../engine/registry/index.ts';
 import type { NotificationsDb } from './queries.ts';
@@ -31,6 +33,12 @@ export const NotificationsEnv = z.object({
   CHARLA_VAPID_SUBJECT: optional.refine((v) => v === undefined || /^(mailto:|https:\/\/)/.test(v), {
     message: 'must start with mailto: or https://',
   }),
+  /**
+   * `on`: push endpoints may be on private or loopback addresses (a push server on the operator's
+   * own network; tests). Off by default: an owner cannot make the server post to its own network
+   * (as Mastodon's `ALLOWED_PRIVATE_ADDRESSES`).
+   */
+  CHARLA_PUSH_ALLOW_PRIVATE: z.enum(['on', 'off']).default('off'),
 });
 /** See {@link NotificationsEnv}. */
 export type NotificationsEnv = z.infer<typeof NotificationsEnv>;
@@ -42,6 +50,8 @@ export function vapidOf(env: NotificationsEnv | undefined) {
     subject: env.CHARLA_VAPID_SUBJECT ?? 'mailto:charla@localhost',
     publicKey: env.CHARLA_VAPID_PUBLIC_KEY,
     privateKey: env.CHARLA_VAPID_PRIVATE_KEY,
+    /** Endpoints on private addresses allowed (`CHARLA_PUSH_ALLOW_PRIVATE=on`). */
+    allowPrivate: env.CHARLA_PUSH_ALLOW_PRIVATE === 'on',
   };
 }
 /** See {@link vapidOf}. */
@@ -117,6 +127,25 @@ export async function deleteSubscription(
   return Number(r.numDeletedRows) > 0;
 }
 
+/**
+ * Whether an endpoint's host is, or resolves to, an address that is not public unicast (loopback,
+ * private, link-local, unique-local, …: ipaddr.js `range()`). An unresolvable host counts as
+ * private (nothing is sent to it).
+ */
+export async function privateHost(endpoint: string): Promise<boolean> {
+  const host = new URL(endpoint).hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  if (ipaddr.isValid(host)) addresses = [host];
+  else {
+    try {
+      addresses = (await lookup(host, { all: true })).map((a) => a.address);
+    } catch {
+      return true;
+    }
+  }
+  return addresses.length === 0 || addresses.some((a) => ipaddr.process(a).range() !== 'unicast');
+}
+
 /** Time a push waits at the push service for an offline browser, s (a day). */
 const TTL_S = 86_400;
 
@@ -152,8 +181,15 @@ export async function pushToOwner(
       ctx.log.warn({ err }, 'push subscription unreadable (the instance secret changed?)');
       continue;
     }
+    if (!vapid.allowPrivate && (await privateHost(endpoint))) {
+      // Not a browser's push service: never posted to (the server's own network stays closed).
+      await deleteSubscription(db, endpoint);
+      ctx.log.warn('push subscription on a private address: deleted');
+      continue;
+    }
+    const { subject, publicKey, privateKey } = vapid;
     const req = webpush.generateRequestDetails({ endpoint, keys }, JSON.stringify(payload), {
-      vapidDetails: vapid,
+      vapidDetails: { subject, publicKey, privateKey },
       TTL: TTL_S,
       urgency: 'high',
       contentEncoding: 'aes128gcm',

@@ -16,9 +16,17 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requestLanguage } from '../../engine/auth/mail.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
+import type { LangCode } from '../../engine/schemas.ts';
 import { OWNER_TELEGRAM_QUERY } from '../conversations/api.ts';
-import { deleteSubscription, PushSubscriptionBody, saveSubscription, type Vapid } from './push.ts';
+import {
+  deleteSubscription,
+  PushSubscriptionBody,
+  privateHost,
+  saveSubscription,
+  type Vapid,
+} from './push.ts';
 import type { NotificationsDb } from './queries.ts';
 import {
   applySettings,
@@ -32,7 +40,28 @@ import { notificationStream } from './stream.ts';
 
 export { SettingsAnswer, SettingsBody } from './settings.ts';
 
-const ErrorBody = z.object({ error: z.string(), code: z.string().optional() });
+const PushError = z.object({ error: z.string(), code: z.enum(['pushOff', 'pushEndpoint']) });
+
+/** 409 `pushOff`: the operator has not set VAPID keys. */
+const PUSH_OFF: Record<LangCode, string> = {
+  es: 'Las notificaciones push no están disponibles en este servidor.',
+  en: 'Push notifications are not available on this server.',
+  fr: 'Les notifications push ne sont pas disponibles sur ce serveur.',
+  de: 'Push-Benachrichtigungen sind auf diesem Server nicht verfügbar.',
+  it: 'Le notifiche push non sono disponibili su questo server.',
+  ru: 'Push-уведомления на этом сервере недоступны.',
+  hi: 'इस सर्वर पर पुश सूचनाएँ उपलब्ध नहीं हैं।',
+};
+/** 400 `pushEndpoint`: the subscription's address is not a public push service. */
+const PUSH_ENDPOINT: Record<LangCode, string> = {
+  es: 'Este navegador dio una dirección de push que no es pública; prueba con otro navegador.',
+  en: 'This browser gave a push address that is not public; try another browser.',
+  fr: 'Ce navigateur a fourni une adresse push qui n’est pas publique ; essayez un autre navigateur.',
+  de: 'Dieser Browser hat eine nicht öffentliche Push-Adresse angegeben; versuche einen anderen Browser.',
+  it: 'Questo browser ha fornito un indirizzo push non pubblico; prova con un altro browser.',
+  ru: 'Этот браузер указал непубличный адрес для push; попробуйте другой браузер.',
+  hi: 'इस ब्राउज़र ने ऐसा पुश पता दिया जो सार्वजनिक नहीं है; कोई दूसरा ब्राउज़र आज़माएँ।',
+};
 
 /** The routes (mounted at the root: `prefix: ''`). */
 export function notificationRoutes(
@@ -122,18 +151,21 @@ export function notificationRoutes(
           summary: 'Subscribes this browser to the owner’s push notifications',
           description:
             'Issue 27 §1: the body is the browser’s PushSubscription as JSON (`endpoint`: https URL, `keys.p256dh`, ' +
-            '`keys.auth`); stored sealed. 204; 400 for a malformed one; 409 `pushOff` when push is not set up.',
+            '`keys.auth`); stored sealed. 204; 400 for a malformed one, or `pushEndpoint` for an endpoint on a private or ' +
+            'loopback address (unless the operator set CHARLA_PUSH_ALLOW_PRIVATE=on); 409 `pushOff` when push is not set ' +
+            'up. Errors in the `x-app-language` / Accept-Language language.',
           tags: ['notifications'],
           body: PushSubscriptionBody,
-          response: { 204: z.null(), 409: ErrorBody },
+          response: { 204: z.null(), 400: PushError, 409: PushError },
         },
       },
       async (req, reply) => {
         const owner = await ctx.requireOwner(req);
-        if (!vapid)
-          return reply
-            .code(409)
-            .send({ error: 'Las notificaciones push no están activadas en este servidor.', code: 'pushOff' });
+        const lang = requestLanguage(req.headers);
+        if (!vapid) return reply.code(409).send({ error: PUSH_OFF[lang], code: 'pushOff' });
+        // A browser's push service is on the internet: the server's own network is never a target.
+        if (!vapid.allowPrivate && (await privateHost(req.body.endpoint)))
+          return reply.code(400).send({ error: PUSH_ENDPOINT[lang], code: 'pushEndpoint' });
         await saveSubscription(ctx, db, owner.id, req.body);
         return reply.code(204).send(null);
       },

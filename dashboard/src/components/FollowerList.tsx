@@ -136,12 +136,15 @@ export function FollowerButton({
   onSelect: () => void;
 }) {
   const { t, i18n } = useTranslation();
-  const time = new Intl.DateTimeFormat(i18n.language, {
-    hour: '2-digit',
-    minute: '2-digit',
-    day: 'numeric',
-    month: 'short',
-  }).format(new Date(f.lastAt));
+  // Today's messages show their time only, older ones their day (as messaging apps do), so the
+  // follower's name keeps room on a phone.
+  const at = new Date(f.lastAt);
+  const today = at.toDateString() === new Date().toDateString();
+  const time = new Intl.DateTimeFormat(
+    i18n.language,
+    today ? { hour: '2-digit', minute: '2-digit' } : { day: 'numeric', month: 'short' },
+  ).format(at);
+  const full = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
   return (
     <button
       type="button"
@@ -157,9 +160,14 @@ export function FollowerButton({
       <span className="min-w-0 flex-1">
         <span className="flex min-w-0 items-baseline justify-between gap-2">
           <span className="min-w-0 truncate font-semibold">{followerName(t, f)}</span>
-          <span className="shrink-0 text-xs text-slate-600" data-testid="follower-time">
+          <time
+            className="shrink-0 text-xs text-slate-600"
+            data-testid="follower-time"
+            dateTime={f.lastAt}
+            title={full}
+          >
             {time}
-          </span>
+          </time>
         </span>
         <span className="sr-only">
           {t(`conversations.channels.${f.channel}`, { defaultValue: f.channel })}
