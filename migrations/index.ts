@@ -19,6 +19,7 @@ import * as leases from './202611260600_leases.ts';
 import * as nodes from './202611260700_nodes.ts';
 import * as channelHandoffs from './202611260800_channel_handoffs.ts';
 import * as ownerOperator from './202611260900_owner_operator.ts';
+import * as whatsappTemplates from './202611271600_whatsapp_templates.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '202611260700_nodes': nodes,
   '202611260800_channel_handoffs': channelHandoffs,
   '202611260900_owner_operator': ownerOperator,
+  '202611271600_whatsapp_templates': whatsappTemplates,
 };

@@ -9,6 +9,8 @@
  *   whose number picks the file, a voice note stored and asked for words, `getMessage` from the store;
  * - reconnect after 428, 408 and 515; 401 deletes every credential and tells the owner; QR codes that
  *   run out leave the linking `expired` and a retry starts over;
+ * - a linking that cannot reach WhatsApp (408 before any QR, a WebSocket error, the connection lost
+ *   while a QR shows) says so instead of "QR expired", and the owner retries (issue 28 §3);
  * - days gating: at 0 days the socket closes and the session stays; on renewal it comes back;
  * - two processes on one database never hold the same session, and a restart resumes without a QR.
  */
@@ -39,6 +41,7 @@ const ENV = {
 type Config = {
   whatsapp_number: string | null;
   status: string | null;
+  linkFailure: 'network' | 'qrExpired' | null;
   connected: boolean;
   linking: { qr: string | null; qrExpiresAt: string | null; pairingCode: string | null } | null;
   health: { state: string; mode: string; lastError: string | null };
@@ -387,10 +390,77 @@ describe('WhatsApp linked devices (fake makeWASocket)', () => {
     expect(linking.sessionId).not.toBe(open.sessionId);
     linking.close(408, 'QR refs attempts ended');
     await until(async () => (await config(app, auth, botId)).status === 'expired', 5000, 'expired');
-    expect((await config(app, auth, botId)).health.lastError).toBe(WHATSAPP_ERRORS.qrExpired);
+    expect(await config(app, auth, botId)).toMatchObject({
+      linkFailure: 'qrExpired',
+      health: { lastError: WHATSAPP_ERRORS.qrExpired },
+    });
     // Retry: a new QR, and the scan links.
     await link(app, wa, auth, botId, '34622000222');
     expect((await config(app, auth, botId)).whatsapp_number).toBe('34622000222');
+  });
+
+  it('says a linking could not reach WhatsApp (not "QR expired") and lets the owner retry', async () => {
+    const { token: auth, botId } = await ownerWithBot(app, 'sin-red@example.com', {
+      business_name: 'Sin red',
+    });
+    const NETWORK = 'No se pudo conectar con WhatsApp: comprueba la conexión a internet del servidor';
+    /** Starts a linking and waits for it to end; answers the configuration. */
+    const failedLinking = async (close: (socket: FakeSocket) => void) => {
+      const before = wa.sockets.length;
+      expect((await requestNumber(app, auth, botId)).statusCode).toBe(200);
+      const socket = await until(() => wa.sockets[before], 5000, 'a linking socket');
+      close(socket);
+      return until(
+        async () => {
+          const c = await config(app, auth, botId);
+          return c.status === 'expired' ? c : undefined;
+        },
+        5000,
+        'the linking ended',
+      );
+    };
+    try {
+      // The network is down: the socket closes with 408 "Connection was lost" before any QR code.
+      wa.failBeforeQr = { code: 408, message: 'Connection was lost' };
+      const lost = await failedLinking(() => {});
+      expect(lost).toMatchObject({ connected: false, linking: null, linkFailure: 'network' });
+      expect(lost.health.lastError).toContain(NETWORK);
+      expect(lost.health.lastError).toContain('408: Connection was lost');
+      expect(lost.health.lastError).not.toBe(WHATSAPP_ERRORS.qrExpired);
+      // No reconnection loop behind the owner's back: the retry is theirs.
+      const sockets = wa.sockets.length;
+      await new Promise((r) => setTimeout(r, 600));
+      expect(wa.sockets.length).toBe(sockets);
+
+      // A WebSocket error (DNS) is the network too.
+      wa.failBeforeQr = { code: 500, message: 'WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com)' };
+      const dns = await failedLinking(() => {});
+      expect(dns.linkFailure).toBe('network');
+      expect(dns.health.lastError).toContain('ENOTFOUND');
+
+      // Back online, the retry shows a QR; the connection lost while it shows is still the network.
+      wa.failBeforeQr = null;
+      const shown = await failedLinking((socket) => {
+        void until(() => socket.qrShown > 0, 5000, 'a QR code').then(() =>
+          socket.close(408, 'Connection was lost'),
+        );
+      });
+      expect(shown.linkFailure).toBe('network');
+
+      // Only QR codes shown and run out unscanned are "QR expired".
+      const ranOut = await failedLinking((socket) => {
+        void until(() => socket.qrShown > 0, 5000, 'a QR code').then(() => {
+          socket.nextQr();
+          socket.close(408, 'QR refs attempts ended');
+        });
+      });
+      expect(ranOut).toMatchObject({
+        linkFailure: 'qrExpired',
+        health: { lastError: WHATSAPP_ERRORS.qrExpired },
+      });
+    } finally {
+      wa.failBeforeQr = null;
+    }
   });
 
   it('goes quiet at 0 days keeping the session, and comes back on renewal to answer', async () => {

@@ -6,10 +6,12 @@
  * sent as a document; a bad signature refused with nothing stored; one webhook delivered three times
  * answered once; out-of-order status updates; the 24-hour window; a LIST as an interactive list
  * whose row sends the file; follower media downloaded through the Graph API; the business discovery
- * of the Facebook login flow.
+ * of the Facebook login flow; the form's webhook URL, verify token and the warning that Meta cannot
+ * reach a 127.0.0.1 address (issue 28 §3).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicUrlProblem } from '../adapters/whatsapp/cloud/public-url.ts';
 import { createWhatsAppAdapter, type WhatsAppAdapter } from '../adapters/whatsapp/index.ts';
 import { messageStatus } from '../adapters/whatsapp/messages.ts';
 import { WHATSAPP_ERRORS } from '../adapters/whatsapp/texts.ts';
@@ -46,6 +48,8 @@ describe('WhatsApp Cloud API against a local Graph API server', () => {
           META_APP_ID: '1234567890',
           META_APP_SECRET: APP_SECRET,
           WHATSAPP_VERIFY_TOKEN: 'token-de-verificacion',
+          // A development server's address, which Meta cannot reach (issue 28 §3).
+          PUBLIC_URL: 'http://127.0.0.1:8787',
         },
         supervisorIntervalMs: 200,
         adapters: [adapter as unknown as ChannelAdapter<never>],
@@ -496,5 +500,51 @@ describe('WhatsApp Cloud API against a local Graph API server', () => {
       .where('id', '=', owner.botId)
       .executeTakeFirstOrThrow();
     expect(app.secrets.decrypt(row.meta_token!)).toBe('EAALONGEAAuserSHORT');
+  });
+
+  it('gives the Cloud API form the webhook URL and verify token, and says Meta cannot reach 127.0.0.1', async () => {
+    const url = '/api/whatsapp-cloud-setup';
+    expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    const owner = await ownerWithBot(app, 'setup@example.com', { business_name: 'Setup' });
+    const setup = await app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${owner.token}`, 'x-app-language': 'en' },
+    });
+    expect(setup.statusCode, setup.body).toBe(200);
+    const body = setup.json();
+    expect(body).toMatchObject({
+      webhookUrl: 'http://127.0.0.1:8787/channels/whatsapp',
+      verifyToken: 'token-de-verificacion',
+      publicUrlReachable: false,
+      problem: 'private',
+    });
+    // The owner reads what is wrong and who fixes it, in their language, never a variable's name.
+    expect(body.warning).toContain(
+      "This server's public address (http://127.0.0.1:8787) is not reachable by Meta",
+    );
+    expect(body.warning).toContain('Your operator must give the server a public https address');
+    expect(body.warning).not.toMatch(/PUBLIC_URL|[A-Z]+_[A-Z]+/);
+    // The callback the owner pastes is the one Meta verifies.
+    const challenge = await app.inject({
+      method: 'GET',
+      url: `/channels/whatsapp?hub.mode=subscribe&hub.verify_token=${body.verifyToken}&hub.challenge=42`,
+    });
+    expect(challenge.body).toBe('42');
+    // What counts as reachable: a public https name only.
+    expect(publicUrlProblem('https://charla.example.com/channels/whatsapp')).toBeNull();
+    expect(publicUrlProblem('https://93.184.216.34/x')).toBeNull();
+    expect(publicUrlProblem('https://203.0.113.7/x'), 'documentation range').toBe('private');
+    for (const local of [
+      'https://localhost:8787/x',
+      'https://10.0.0.5/x',
+      'https://192.168.1.20/x',
+      'https://[::1]/x',
+      'https://[fd00::1]/x',
+      'https://charla.local/x',
+      'https://servidor/x',
+    ])
+      expect(publicUrlProblem(local), local).toBe('private');
+    expect(publicUrlProblem('http://charla.example.com/x')).toBe('notHttps');
   });
 });

@@ -16,6 +16,12 @@ export const WhatsAppConfigResponse = z.object({
   whatsapp_number: z.string().nullable(),
   backend: z.enum(['baileys', 'cloud']).nullable(),
   status: z.enum(['linking', 'linked', 'expired', 'logged_out', 'active']).nullable(),
+  /**
+   * Issue 28 §3: why a linking ended (`status` `expired`): `qrExpired` when QR codes were shown
+   * and ran out unscanned, `network` when WhatsApp could not be reached (a network error or a
+   * socket closed before the scan); null otherwise. Either way the owner retries the linking.
+   */
+  linkFailure: z.enum(['network', 'qrExpired']).nullable(),
   /** True when a number is connected (linked device paired, or Cloud API number active). */
   connected: z.boolean(),
   /** While linking: the QR code's content and expiry (ISO), and the pairing code when asked. */
@@ -59,3 +65,21 @@ export const ConnectCloudBody = BotBody.extend({
   /** True for a Facebook login token (short-lived): exchanged for a long-lived one. */
   fromFacebookLogin: z.boolean().optional(),
 });
+
+/**
+ * `GET /api/whatsapp-cloud-setup`'s answer (issue 28 §3): what the owner pastes in their Meta app's
+ * webhook settings, and whether Meta can reach it at all.
+ */
+export const CloudSetupResponse = z.object({
+  /** The exact callback URL (`<public address>/channels/whatsapp`). */
+  webhookUrl: z.string(),
+  /** The verify token Meta sends back as `hub.verify_token`. */
+  verifyToken: z.string(),
+  /** False when the address is local, private or not https: Meta would never deliver a message. */
+  publicUrlReachable: z.boolean(),
+  /** Why it is not reachable (`private` host or `notHttps`), or null. */
+  problem: z.enum(['private', 'notHttps']).nullable(),
+  /** The owner-facing warning in the request's language, or null (never an environment variable name). */
+  warning: z.string().nullable(),
+});
+export type CloudSetupResponse = z.infer<typeof CloudSetupResponse>;

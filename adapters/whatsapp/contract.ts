@@ -7,6 +7,7 @@ import type { ChannelAdapter, ChannelConnections, ChannelContext } from '../../e
 import type { BaileysLib } from './baileys/lib.ts';
 import type { BaileysSession } from './baileys/session.ts';
 import type { Graph } from './cloud/graph.ts';
+import type { Templating } from './cloud/templating.ts';
 import type { WhatsAppSettings } from './settings.ts';
 import type { WaInbound } from './shared/types.ts';
 import type { WaDb } from './tables.ts';
@@ -53,6 +54,8 @@ export interface WhatsAppAdapter extends ChannelAdapter<WhatsAppConfig, WhatsApp
   recordError(chatbotId: string, message: string): Promise<void>;
   /** Records that a message arrived (throttled store write). */
   touch(chatbotId: string): void;
+  /** Issue 28: the Cloud API's message templates, held replies and waiting messages. */
+  templates: Templating;
   /** Stores a follower's message in the inbox (the webhook and the linked devices call it). */
   acceptMessage(chatbotId: string, message: WaInbound): Promise<'stored' | 'duplicate'>;
 }

@@ -16,7 +16,6 @@
  * inbox; on renewal both come back and answer what waited.
  */
 import { randomUUID } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { Handoffs } from '../../engine/channels/handoff.ts';
 import { reportHealth } from '../../engine/channels/health-report.ts';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
@@ -25,24 +24,15 @@ import { languageCode } from '../../engine/schemas.ts';
 import { type BaileysLib, loadBaileys } from './baileys/lib.ts';
 import { BaileysSession, type SessionEnd } from './baileys/session.ts';
 import { describeGraphError, Graph } from './cloud/graph.ts';
+import { cloudNumberCache } from './cloud/number-cache.ts';
+import { createTemplating } from './cloud/templating.ts';
 import { CloudTransport } from './cloud/transport.ts';
 import { webhookRoutes } from './cloud/webhook.ts';
 import type { Connection } from './connection.ts';
-import {
-  type CloudNumberInfo,
-  type WhatsAppAdapter,
-  type WhatsAppAdapterOptions,
-  WhatsAppConfig,
-} from './contract.ts';
+import { type WhatsAppAdapter, type WhatsAppAdapterOptions, WhatsAppConfig } from './contract.ts';
 import { whatsappHealth } from './health.ts';
 import { pruneMessages, storeIncoming, touchContact } from './messages.ts';
-import {
-  cloudNumber,
-  connectionOf,
-  recordConnectionError,
-  touchConnection,
-  whatsappBotIds,
-} from './queries.ts';
+import { connectionOf, recordConnectionError, touchConnection, whatsappBotIds } from './queries.ts';
 import { whatsappApiRoutes } from './routes.ts';
 import { WhatsAppSettings } from './settings.ts';
 import { createAnswering, MAX_TEXT } from './shared/answer.ts';
@@ -55,14 +45,10 @@ export { WHATSAPP } from './shared/types.ts';
 
 /** How often a bot's "last message received" is written, at most, ms. */
 const TOUCH_EVERY_MS = 30_000;
-/**
- * How long a Cloud API number lookup is fresh, ms. Past it the webhook still answers from the
- * cached value at once while one background lookup refreshes it (a lookup on the pool the turns
- * use was a webhook's slowest step: issue 13's p99 time to the 200).
- */
-const CLOUD_CACHE_MS = 10_000;
 /** Message records are kept this long (statuses, retry content), ms. */
 const MESSAGES_KEEP_MS = 14 * 86_400_000;
+/** How often templates under review at Meta are checked (besides the webhook), ms. */
+const TEMPLATE_CHECK_MS = 15 * 60_000;
 
 /** Creates the WhatsApp adapter (one per app). */
 export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): WhatsAppAdapter {
@@ -73,30 +59,11 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
   const connections = new Map<string, Connection>();
   const touched = new Map<string, number>();
   const lastUpdate = new Map<string, Date>();
-  const cloudCache = new LRUCache<string, { value: CloudNumberInfo | undefined }>({
-    max: 50_000,
-    ttl: CLOUD_CACHE_MS,
-    allowStale: true,
-    noDeleteOnStaleGet: true,
-    fetchMethod: async (phoneNumberId) => {
-      const { ctx, settings, db } = need();
-      const row = await cloudNumber(db, phoneNumberId);
-      return {
-        value:
-          row && row.status === 'active'
-            ? {
-                chatbotId: row.chatbot_id,
-                appSecret: row.app_secret
-                  ? ctx.secrets.decrypt(row.app_secret)
-                  : (settings.META_APP_SECRET ?? null),
-              }
-            : undefined,
-      };
-    },
-  });
+  const cloudCache = cloudNumberCache(() => need());
   const cloudChecks = new Map<string, { error: string | null; at: number }>();
   const mediaIds = new Map<string, Map<string, { id: string; at: number }>>();
   let pruneTimer: NodeJS.Timeout | undefined;
+  let templateTimer: NodeJS.Timeout | undefined;
   /** Sends of linked devices held by another node, handed to it (engine/channels/handoff.ts). */
   let handoffs: Handoffs | undefined;
 
@@ -121,6 +88,14 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
   };
 
   const { answer, deliver } = createAnswering({ ctx: () => need().ctx, recordError });
+  // Issue 28: templates outside the 24-hour window, held owner replies (cloud/templating.ts).
+  const templating = createTemplating({
+    ctx: () => need().ctx,
+    db: () => need().db,
+    graph: (token) => adapter.graph(token),
+    recordError,
+    deliver,
+  });
 
   const cloudTransport = (chatbotId: string, phoneNumberId: string, graph: Graph) => {
     const { ctx, db } = need();
@@ -157,6 +132,8 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
         );
       pruneTimer = setInterval(prune, 3_600_000);
       pruneTimer.unref();
+      templateTimer = setInterval(() => void templating.checkPending(), TEMPLATE_CHECK_MS);
+      templateTimer.unref();
       // A linked device is one socket on one node: the others hand it their sends (issue 26 §2).
       handoffs = new Handoffs(
         { db: context.db, listen: context.listen, log: context.log },
@@ -209,6 +186,19 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
       }
       // The bot's language for the list button's texts: the engine's, or the stored one.
       const idioma = to ? to.bot.idioma : (await connectionOf(need().db, chatbotId))?.idioma;
+      // Issue 28: outside the Cloud API's 24-hour window, a template (or a held owner's reply).
+      if (transport.backend === 'cloud' && !to?.inbound && !(await transport.inWindow(chatId)))
+        if (
+          await templating.outsideWindow(
+            transport,
+            chatbotId,
+            chatId,
+            message,
+            to?.sender ?? 'bot',
+            languageCode(idioma),
+          )
+        )
+          return;
       await deliver(transport, chatbotId, chatId, message, languageCode(idioma));
     },
 
@@ -227,6 +217,7 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
 
     async stop() {
       clearInterval(pruneTimer);
+      clearInterval(templateTimer);
       await handoffs?.stop();
       await Promise.allSettled(
         [...connections.keys()].map((id) => adapter.connections.disconnect(id, 'shutdown')),
@@ -339,6 +330,9 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
             chatId: p.chatId,
             content: p.raw,
           });
+        // Issue 28: what waited for this follower's window goes out before the bot answers.
+        if (conn.backend === 'cloud')
+          await templating.deliverWaiting(conn.transport, bot.id, p.chatId, languageCode(bot.idioma));
         try {
           await answer(bot, p, ctx.now());
         } catch (err) {
@@ -357,6 +351,7 @@ export function createWhatsAppAdapter(options: WhatsAppAdapterOptions = {}): Wha
     },
 
     apiRoutes: whatsappApiRoutes(() => adapter),
+    templates: templating,
 
     settings: () => need().settings,
     context: () => need().ctx,

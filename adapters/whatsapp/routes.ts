@@ -22,8 +22,10 @@ import {
   requireOwnedBot,
 } from '../shared/owner-routes.ts';
 import { ConnectCloudBody, META_SCOPE, RequestNumberBody, WhatsAppConfigResponse } from './api.ts';
+import { linkFailureOf } from './baileys/session-types.ts';
 import { describeGraphError, GraphError } from './cloud/graph.ts';
 import { MetaAccessToken, metaRoutes } from './cloud/meta-routes.ts';
+import { templateRoutes } from './cloud/template-routes.ts';
 import type { WhatsAppAdapter } from './contract.ts';
 import { connectionOf, removeConnection, setCloudConnection, startLinking } from './queries.ts';
 import { fillText, WHATSAPP_ERRORS } from './texts.ts';
@@ -57,6 +59,7 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
         whatsapp_number: connected ? row.whatsapp_number : null,
         backend: row.backend ?? null,
         status: row.status ?? null,
+        linkFailure: linkFailureOf(row.status, row.last_error),
         connected,
         linking:
           row.status === 'linking'
@@ -276,5 +279,6 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
     );
 
     await app.register(metaRoutes(adapter));
+    await app.register(templateRoutes(adapter));
   };
 }

@@ -18,11 +18,15 @@ export const WhatsAppSettings = z.object({
   META_APP_SECRET: optional,
   /** The webhook verify token (Meta's `hub.verify_token`); derived from CHARLA_SECRET when unset. */
   WHATSAPP_VERIFY_TOKEN: optional,
-  /** Graph API version of every Cloud API call (the spec's v17.0 is retired). */
+  /**
+   * Graph API version of every Cloud API call (the spec's v17.0 is retired). v27.0 is the newest in
+   * Meta's Graph API changelog (introduced 4 November 2026; issue 28 §3); Charla's calls use none of
+   * the legacy features v27.0 restricts (multi-id requests, field aliases, method override…).
+   */
   WHATSAPP_GRAPH_VERSION: z
     .string()
-    .regex(/^v\d+\.\d+$/, 'a Graph API version such as v25.0')
-    .default('v25.0'),
+    .regex(/^v\d+\.\d+$/, 'a Graph API version such as v27.0')
+    .default('v27.0'),
   /** Graph API root (a local wire-format server in tests). */
   WHATSAPP_GRAPH_URL: z
     .string()

@@ -4,7 +4,7 @@
  * the engine's Database type names no channel. The SQL is in queries.ts (connections and the linked
  * device's lease), baileys/auth-queries.ts (auth state) and messages.ts (messages and contacts).
  */
-import type { Kysely } from 'kysely';
+import type { ColumnType, Kysely } from 'kysely';
 import type { Database } from '../../engine/store/database.ts';
 
 type Timestamp = Date | string;
@@ -71,8 +71,50 @@ export interface WhatsAppContactsTable {
   updated_at: Timestamp | undefined;
 }
 
+/** Issue 28: one Charla template in one language at Meta, for one bot (migrations/202611271600). */
+export interface WhatsAppTemplatesTable {
+  chatbot_id: string;
+  /** Meta's template name, e.g. `charla_booking_reminder_24h`. */
+  name: string;
+  /** Meta's language code (`es`, `en`, `fr`, `de`, `it`, `ru`, `hi`). */
+  language: string;
+  meta_id: string | null;
+  /** Meta's status: `PENDING`, `APPROVED`, `REJECTED`, `PAUSED`, `DISABLED`, … */
+  status: string;
+  /** Meta's reason (a rejection's `rejected_reason`, or the webhook's `reason`). */
+  reason: string | null;
+  updated_at: Timestamp | undefined;
+}
+
+/** What a waiting message keeps: its text and its attachment, if any (engine `Attachment`). */
+export interface WaitingMessage {
+  text: string;
+  attachment?: unknown;
+}
+
+/** Issue 28: a message the closed 24-hour window kept from going out free-form. */
+export interface WhatsAppWaitingTable {
+  id: string | undefined;
+  chatbot_id: string;
+  chat_id: string;
+  sender: 'bot' | 'owner';
+  /** `held` (the template went out), `waiting` (no approved template), `delivered`, `expired`. */
+  state: 'held' | 'waiting' | 'delivered' | 'expired';
+  /** The Charla template id it needed (`team_answered`, `reminder_24h`, …), if any. */
+  template: string | null;
+  /** The message to deliver when the follower writes again: `{ text, attachment? }`. */
+  message: ColumnType<WaitingMessage, string, string>;
+  /** Why it waits (owner-facing, Spanish like the channel's other notes). */
+  reason: string | null;
+  expires_at: Timestamp;
+  created_at: Timestamp | undefined;
+  delivered_at: Timestamp | null;
+}
+
 /** The WhatsApp tables. */
 type WhatsAppTables = {
+  whatsapp_templates: WhatsAppTemplatesTable;
+  whatsapp_waiting: WhatsAppWaitingTable;
   whatsapp_connections: WhatsAppConnectionsTable;
   whatsapp_auth: WhatsAppAuthTable;
   whatsapp_messages: WhatsAppMessagesTable;

@@ -126,6 +126,7 @@ export class Outbox {
     const sent = await adapter.send(target.chatbotId, target.chatId, out, {
       bot,
       ...(inbound ? { inbound } : {}),
+      ...(options.record ? { sender: options.record } : {}),
     });
     const receipt: SendReceipt = { messageIds: sent?.messageIds ?? [] };
     // Stored under the conversation's own channel (an IALanding visitor's stays `ialanding`).

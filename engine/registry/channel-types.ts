@@ -144,6 +144,12 @@ export interface SendContext {
    * then recorded for the owner rather than failing the reply).
    */
   inbound?: InboundMessage;
+  /**
+   * Who a message nobody just asked for is from, when the engine stores it (`Outbox.send`): an
+   * owner's hand-written reply (`owner`) may be held by a channel that cannot deliver it now
+   * (issue 28: WhatsApp's Cloud API outside the 24-hour window), a bot's message (a reminder) not.
+   */
+  sender?: 'bot' | 'owner';
 }
 
 /**

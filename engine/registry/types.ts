@@ -10,6 +10,9 @@ import type { JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Attachment, ContenedorEmpatico, FileRef, HistoryItem } from '../schemas.ts';
 import type { Chatbot, ChatbotFile, Database, ToolCallRecord } from '../store/database.ts';
+import type { OutboundTemplate } from './outbound-template.ts';
+
+export type { OutboundTemplate } from './outbound-template.ts';
 
 /** One tool call made during a turn (stored with it: engine/store/database.ts). */
 export type { ToolCallRecord };
@@ -132,6 +135,8 @@ export interface OutboundMessage {
    * such as voice replies sets it). Adapters without `voiceNotes` ignore it.
    */
   voice?: { data: Buffer; mime: 'audio/ogg'; durationS?: number } | null;
+  /** Issue 28: a template intent (./outbound-template.ts); channels that need none ignore it. */
+  template?: OutboundTemplate;
 }
 
 /** What a channel can do; the engine reads these flags, never a channel's name. */
@@ -321,30 +326,7 @@ export interface DispatchReply {
   receipt: SendReceipt | null;
 }
 
-/** Where an outgoing message goes: one follower of one bot on one channel. */
-export interface DeliveryTarget {
-  chatbotId: string;
-  /** The channel the follower used (`telegram`, `whatsapp`, `web`, …). */
-  channel: string;
-  /** The follower's id on that channel (`followers.external_id`, `conversation_messages.user_id`). */
-  chatId: string;
-}
-
-/** Options of `PluginContext.send` (plugin-types.ts). */
-export interface SendOptions {
-  /**
-   * Who the stored message is from: `bot` (a reminder, a plugin's notice) or `owner` (a
-   * hand-written reply). Default `bot`.
-   */
-  sender?: 'bot' | 'owner';
-  /** Store the message in the conversation (default true). */
-  store?: boolean;
-  /**
-   * A broadcast's copy (issue 27 §5): stored with `meta.broadcast`, so the web widget shows it as
-   * the business's announcement without saying a person took the conversation over.
-   */
-  broadcast?: boolean;
-}
+export type { DeliveryTarget, SendOptions } from './send-types.ts';
 
 /**
  * The bot as plugins see it on a turn or a delivery: its identity, language and clock, and its

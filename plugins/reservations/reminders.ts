@@ -92,7 +92,18 @@ export function reminderHandler(
     }
     await ctx.send(
       { chatbotId: r.chatbot_ref, channel: r.channel, chatId: r.chat_id },
-      { text: reminderText(bot.idioma, kind, r, bot.business_name, config?.timezone ?? 'Europe/Madrid') },
+      {
+        text: reminderText(bot.idioma, kind, r, bot.business_name, config?.timezone ?? 'Europe/Madrid'),
+        // Issue 28: outside WhatsApp's 24-hour window this goes out as the approved template.
+        template: {
+          id: kind === '24h' ? 'reminder_24h' : 'reminder_2h',
+          params: [
+            bot.business_name,
+            { when: new Date(r.starts_at).toISOString(), timeZone: config?.timezone ?? 'Europe/Madrid' },
+            r.reservation_code,
+          ],
+        },
+      },
     );
     await markReminderSent(db, r.reservation_id, kind, ctx.now());
     ctx.log.info({ reservationId, kind }, 'reservation reminder sent');

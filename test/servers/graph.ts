@@ -11,11 +11,23 @@
  * - business discovery: `GET /me/businesses`, `GET /{business-id}/owned_whatsapp_business_accounts`,
  *   `GET /{waba-id}/phone_numbers`, and `GET /oauth/access_token` (fb_exchange_token).
  *
+ * - message templates (issue 28): `POST /{waba-id}/message_templates` (name, language, category
+ *   UTILITY/MARKETING/AUTHENTICATION, components with a BODY whose `{{n}}` need an example, not at
+ *   its start or end) → `{ id, status: "PENDING", category }`; `GET /{waba-id}/message_templates`
+ *   (`data[]` with status and `rejected_reason`, `paging`); `POST /{template-id}` (edit: reviewed
+ *   again); template sends (`type: "template"`): only an APPROVED template, with as many body
+ *   parameters as `{{n}}`, and delivered outside the 24-hour window too, where a free-form message
+ *   answers 131047. {@link FakeGraph.reviewTemplate} approves or rejects one and posts the
+ *   `message_template_status_update` webhook, signed, to Charla.
+ *
  * It also builds webhook bodies (`entry[].changes[].value.messages|statuses`) and posts them signed
  * with `X-Hub-Signature-256` like Meta does.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { type GraphTemplate, templateStore } from './graph-templates.ts';
+
+export { type GraphTemplate, templateStatusWebhook } from './graph-templates.ts';
 
 /** One call the server received. */
 export interface GraphCall {
@@ -34,6 +46,8 @@ export interface GraphNumber {
   verified_name: string;
   /** Tokens allowed to use it. */
   tokens: string[];
+  /** The WhatsApp Business Account it belongs to (its templates are that account's). */
+  wabaId?: string;
 }
 
 export interface FakeGraph {
@@ -43,8 +57,21 @@ export interface FakeGraph {
   uploads: Map<string, { bytes: Buffer; mime: string; filename: string }>;
   /** Media followers sent, downloadable by id. */
   media: Map<string, { bytes: Buffer; mime: string }>;
-  /** Recipients whose 24-hour window is closed: messages to them answer 131047. */
+  /** Recipients whose 24-hour window is closed: free-form messages to them answer 131047. */
   closedWindows: Set<string>;
+  /** Message templates by id (issue 28). */
+  templates: Map<string, GraphTemplate>;
+  /**
+   * Meta's review of a template: sets its status (and reason) and, with `webhook`, posts the
+   * `message_template_status_update` webhook to it signed with `appSecret`; answers the HTTP status.
+   */
+  reviewTemplate(
+    t: { wabaId: string; name: string; language: string },
+    event: 'APPROVED' | 'REJECTED' | 'PAUSED' | 'DISABLED',
+    options?: { reason?: string; webhook?: { url: string; appSecret: string } },
+  ): Promise<number | null>;
+  /** Template messages sent from a number (their `template` objects), optionally to one recipient. */
+  templateSends(phoneNumberId: string, to?: string): Array<Record<string, unknown>>;
   addNumber(n: GraphNumber): void;
   /** A user (Facebook login) token and what it sees. */
   addUser(
@@ -87,6 +114,8 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     status,
     body: { error: { message, type: 'OAuthException', code, fbtrace_id: 'AbCdEf' } },
   });
+  const tpl = templateStore(error);
+  const templates = tpl.templates;
 
   const handle = async (
     req: IncomingMessage,
@@ -146,6 +175,15 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       return { status: 200, body: { data: user?.wabas?.[id] ?? [] } };
     if (edge === 'phone_numbers') return { status: 200, body: { data: user?.numbers?.[id] ?? [] } };
     if (edge === 'subscribed_apps' && req.method === 'POST') return { status: 200, body: { success: true } };
+    if (edge === 'message_templates') return tpl.edge(id, req.method ?? 'GET', body);
+    if (!edge && req.method === 'POST' && templates.has(id)) {
+      // Editing a template (its components): Meta reviews it again.
+      const t = templates.get(id)!;
+      if (Array.isArray(body?.components)) t.components = body.components as GraphTemplate['components'];
+      t.status = 'PENDING';
+      t.rejected_reason = 'NONE';
+      return { status: 200, body: { success: true } };
+    }
     if (edge === 'media' && req.method === 'POST') {
       if (!numberFor(id)) return error(400, 100, 'Unsupported post request');
       const file = body?.file as { name: string; bytes: Buffer };
@@ -158,7 +196,13 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       if (body?.messaging_product !== 'whatsapp') return error(400, 100, 'messaging_product is required');
       if (body.status === 'read') return { status: 200, body: { success: true } };
       const to = String(body.to);
-      if (closedWindows.has(to))
+      if (body.type === 'template') {
+        const refused = tpl.checkSend(
+          body.template as Record<string, unknown> | undefined,
+          numbers.get(id)?.wabaId,
+        );
+        if (refused) return refused;
+      } else if (closedWindows.has(to))
         return error(
           400,
           131047,
@@ -215,6 +259,9 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     uploads,
     media,
     closedWindows,
+    templates,
+    reviewTemplate: tpl.review,
+    templateSends: (phoneNumberId, to) => tpl.sends(calls, phoneNumberId, to),
     addNumber: (n) => numbers.set(n.id, n),
     addUser: (token, data) => users.set(token, data),
     messages: (phoneNumberId, to) =>

@@ -12,7 +12,9 @@
  * - a second open socket on the same session makes the server close the older one with 440
  *   ("connection replaced") and the overlap is recorded in `violations`;
  * - `sendMessage` records every message and answers the `WAMessage` Baileys would;
- *   `logout()` closes with 401; `downloadMediaMessage` serves bytes the test registered.
+ *   `logout()` closes with 401; `downloadMediaMessage` serves bytes the test registered;
+ * - with {@link FakeWhatsApp.failBeforeQr} set, an unpaired socket closes before any QR code (the
+ *   network is down: issue 28 §3).
  */
 import { EventEmitter } from 'node:events';
 import type { BaileysLib, WAMessage } from '../../adapters/whatsapp/baileys/lib.ts';
@@ -66,6 +68,11 @@ export class FakeSocket {
     this.emit('connection.update', { connection: 'connecting' });
     await new Promise((r) => setTimeout(r, 5));
     if (this.state === 'closed') return;
+    const failure = this.hub.failBeforeQr;
+    if (failure && !this.paired) {
+      this.close(failure.code, failure.message);
+      return;
+    }
     if (!this.paired) {
       this.qrShown++;
       this.emit('connection.update', { qr: `QR-${this.index}-${this.qrShown}` });
@@ -174,6 +181,11 @@ export class FakeWhatsApp {
   readonly violations: string[] = [];
   /** Bytes of media followers sent, by message id. */
   readonly media = new Map<string, Buffer>();
+  /**
+   * When set, WhatsApp cannot be reached (issue 28 §3): a socket without paired creds closes with
+   * this code and message before any QR code (e.g. 408 "Connection was lost", a WebSocket error).
+   */
+  failBeforeQr: { code: number; message: string } | null = null;
   readonly lib: BaileysLib;
 
   constructor(real: BaileysLib) {

@@ -8,8 +8,10 @@
  * - **Linking**: a session without credentials shows QR codes (stored for the dashboard with their
  *   expiry: 60 s for the first, 20 s for the next, as Baileys rotates them) or a pairing code for a
  *   phone number. After the scan WhatsApp closes with "restart required" (515): the pending auth
- *   writes are flushed and a new socket opens with the new creds. When the QR codes run out (408)
- *   the linking is `expired` and the owner retries.
+ *   writes are flushed and a new socket opens with the new creds. When the QR codes run out (408
+ *   after QR codes were shown) the linking is `expired` ("QR expired"); any other close before the
+ *   scan (network, 408 before a QR, stream error) ends it `expired` with the network text (issue
+ *   28 §3). Either way the owner retries.
  * - **Reconnecting**: every other close reopens with exponential backoff (1 s doubling up to
  *   `WHATSAPP_RECONNECT_MAX_MS`) except "logged out" (401), where every stored credential is
  *   deleted and the owner is told to link again (a half-kept auth state can never pair again).
@@ -21,7 +23,7 @@
  */
 import { reportHealth } from '../../../engine/channels/health-report.ts';
 import type { OutboundMessage } from '../../../engine/registry/index.ts';
-import type { Attachment, LangCode } from '../../../engine/schemas.ts';
+import type { Attachment } from '../../../engine/schemas.ts';
 import { storeOutgoing } from '../messages.ts';
 import {
   acquireLease,
@@ -39,7 +41,7 @@ import { openSqlAuthState, type SqlAuthState } from './auth-store.ts';
 import { downloadStoredMedia, normalizeBaileys } from './inbound.ts';
 import type { AnyMessageContent, WASocket } from './lib.ts';
 import { attachmentContent, findSentMessage, PacedSender, showTyping, voiceContent } from './outbound.ts';
-import { closeCode, type SessionDeps, type SessionEnd } from './session-types.ts';
+import { closeCode, linkEndError, type SessionDeps, type SessionEnd } from './session-types.ts';
 
 export type { SessionEnd };
 
@@ -247,15 +249,17 @@ export class BaileysSession implements WaTransport {
       await this.finish('logged_out', false);
       return;
     }
-    if (this.linking && code === reasons.timedOut) {
-      await endSession(db, chatbotId, 'expired', WHATSAPP_ERRORS.qrExpired);
-      await this.finish('expired', false);
-      return;
-    }
     if (code === reasons.restartRequired) {
       // After the scan: the new creds must be stored before the new socket reads them.
       await this.auth?.flush();
       await this.reopen();
+      return;
+    }
+    const paired = Boolean(this.auth?.state.creds.account);
+    const failure = this.linking ? linkEndError(code, error, this.qrCount, paired, reasons.timedOut) : null;
+    if (failure) {
+      await endSession(db, chatbotId, 'expired', failure);
+      await this.finish('expired', false);
       return;
     }
     // The reconnect is scheduled even when the database cannot record the error (an outage).
@@ -363,12 +367,7 @@ export class BaileysSession implements WaTransport {
     return this.send(chatId, { text });
   }
 
-  async sendChoices(
-    _chatId: string,
-    _body: string,
-    _choices: NonNullable<OutboundMessage['choices']>,
-    _lang: LangCode,
-  ): Promise<'sent' | 'unsupported'> {
+  async sendChoices(): Promise<'sent' | 'unsupported'> {
     return 'unsupported';
   }
 

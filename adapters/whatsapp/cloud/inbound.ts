@@ -54,6 +54,20 @@ const Value = z.looseObject({
   statuses: z.array(Status).optional(),
 });
 
+/**
+ * Issue 28: a `message_template_status_update` change (WhatsApp Business Account webhooks): the
+ * template's new status in `event` (APPROVED, REJECTED, PENDING, PAUSED, DISABLED, …), its name and
+ * language, and Meta's `reason` (`NONE` on approval). The entry's `id` is the account's id.
+ */
+export const TemplateStatusValue = z.looseObject({
+  event: z.string().min(1).max(40),
+  message_template_id: z.union([z.number(), z.string()]).optional(),
+  message_template_name: z.string().min(1).max(512),
+  message_template_language: z.string().min(1).max(20),
+  reason: z.string().max(2000).nullable().optional(),
+});
+export type TemplateStatusValue = z.infer<typeof TemplateStatusValue>;
+
 /** The webhook body: `object` `whatsapp_business_account` with its entries. */
 export const WebhookBody = z.looseObject({
   object: z.string(),
@@ -71,6 +85,19 @@ export type CloudStatus = z.infer<typeof Status>;
 export interface WebhookItems {
   messages: Array<{ phoneNumberId: string; message: WaInbound }>;
   statuses: Array<{ phoneNumberId: string; status: CloudStatus }>;
+  /** Issue 28: template status changes, by WhatsApp Business Account id. */
+  templates: Array<{ wabaId: string; value: TemplateStatusValue }>;
+}
+
+/** The WhatsApp Business Account ids of a webhook's template status changes (issue 28). */
+export function templateAccountIds(body: WebhookBody): string[] {
+  return [
+    ...new Set(
+      body.entry
+        .filter((e) => e.changes.some((c) => c.field === 'message_template_status_update'))
+        .map((e) => e.id),
+    ),
+  ];
 }
 
 /** The phone number ids a webhook is for (each must pass the signature check of its own app). */
@@ -86,9 +113,14 @@ export function phoneNumberIds(body: WebhookBody): string[] {
 
 /** Splits a webhook into follower messages (normalised) and delivery statuses. */
 export function readWebhook(body: WebhookBody): WebhookItems {
-  const out: WebhookItems = { messages: [], statuses: [] };
+  const out: WebhookItems = { messages: [], statuses: [], templates: [] };
   for (const entry of body.entry) {
     for (const change of entry.changes) {
+      if (change.field === 'message_template_status_update') {
+        const t = TemplateStatusValue.safeParse(change.value);
+        if (t.success) out.templates.push({ wabaId: entry.id, value: t.data });
+        continue;
+      }
       if (change.field !== 'messages') continue;
       const parsed = Value.safeParse(change.value);
       if (!parsed.success) continue;

@@ -4,15 +4,21 @@
  * `POST /api/meta/whatsapp-accounts` (that business's first WhatsApp Business Account and number).
  * Owner routes; 400 when the server has no META_APP_ID or Meta refuses the token (a Graph 4xx), 502
  * when Meta cannot be reached or fails, each with Meta's reason.
+ *
+ * And what the Cloud API form needs (issue 28 §3): `GET /api/whatsapp-cloud-setup`, the exact
+ * webhook URL and verify token to paste in the Meta app, and whether Meta can reach that address.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requestLanguage } from '../../../engine/auth/mail.ts';
 import { AppError } from '../../../engine/errors.ts';
 import { PRINTABLE_ASCII } from '../../../engine/schemas.ts';
 import { errorBodies } from '../../shared/channel-api.ts';
+import { CloudSetupResponse } from '../api.ts';
 import type { WhatsAppAdapter } from '../contract.ts';
-import { fillText, WHATSAPP_ERRORS } from '../texts.ts';
+import { fillText, PUBLIC_URL_WARNINGS, WHATSAPP_ERRORS } from '../texts.ts';
 import { describeGraphError, isPermanentGraph } from './graph.ts';
+import { publicUrlProblem } from './public-url.ts';
 
 /** Graph ids are digits. */
 const GRAPH_ID = /^\d{1,40}$/;
@@ -47,6 +53,40 @@ export function metaRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyncZo
         fillText(WHATSAPP_ERRORS.metaUnexpected, { reason: describeGraphError(err) }),
       );
     };
+
+    app.get(
+      '/api/whatsapp-cloud-setup',
+      {
+        config: { owner: { self: true } },
+        schema: {
+          summary: 'What to enter in the Meta app for the Cloud API webhook',
+          description:
+            'Issue 28 §3: the exact callback URL (`<public address>/channels/whatsapp`; the public address is ' +
+            'the server’s configured one, else the address this request came to) and the verify token to ' +
+            'paste in the Meta app’s WhatsApp › Configuration, and `publicUrlReachable`: false when Meta cannot ' +
+            'call that address (a local or private host such as 127.0.0.1 or localhost: `problem` `private`; ' +
+            'plain http: `notHttps`), with `warning`, the owner-facing explanation in the request’s language. ' +
+            'The same for every owner (one webhook per server); 401 without a session.',
+          tags: ['whatsapp'],
+          response: { 200: CloudSetupResponse, ...errorBodies(401) },
+        },
+      },
+      async (req) => {
+        const wa = adapter();
+        const base = wa.context().publicUrl ?? `${req.protocol}://${req.host}`;
+        const webhookUrl = `${base.replace(/\/+$/, '')}/channels/whatsapp`;
+        const problem = publicUrlProblem(webhookUrl);
+        return {
+          webhookUrl,
+          verifyToken: wa.verifyToken(),
+          publicUrlReachable: problem === null,
+          problem,
+          warning: problem
+            ? fillText(PUBLIC_URL_WARNINGS[requestLanguage(req.headers)][problem], { url: base })
+            : null,
+        };
+      },
+    );
 
     app.post(
       '/api/meta/businesses',

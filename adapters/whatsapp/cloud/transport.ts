@@ -106,6 +106,42 @@ export class CloudTransport implements WaTransport {
     if (id) await storeOutgoing(db, { chatbotId, messageId: id, chatId, content: null });
   }
 
+  /**
+   * Issue 28: true while the follower's 24-hour customer service window is open (their last
+   * message, as this process saw it or as the store has it, is less than 24 hours old).
+   */
+  async inWindow(chatId: string): Promise<boolean> {
+    const { db, chatbotId, now } = this.deps;
+    let last = this.lastInbound.get(chatId) ?? 0;
+    if (now().getTime() - last > SERVICE_WINDOW_MS) {
+      const contact = await contactOf(db, chatbotId, chatId);
+      last = contact?.last_inbound_at ? new Date(contact.last_inbound_at).getTime() : 0;
+    }
+    return now().getTime() - last <= SERVICE_WINDOW_MS;
+  }
+
+  /**
+   * Issue 28: sends an approved message template (`type: "template"`), which Meta delivers outside
+   * the 24-hour window too. `template` is the send's `template` object (cloud/templates.ts).
+   * @throws PermanentSendError for a refusal a retry cannot fix (template not approved, bad params).
+   */
+  async sendTemplate(chatId: string, template: Record<string, unknown>): Promise<void> {
+    const { db, chatbotId, graph, phoneNumberId } = this.deps;
+    let id: string | null;
+    try {
+      id = await graph.sendMessage(phoneNumberId, {
+        recipient_type: 'individual',
+        to: chatId,
+        type: 'template',
+        template,
+      });
+    } catch (err) {
+      if (isPermanentGraph(err)) throw new PermanentSendError(describeGraphError(err));
+      throw new Error(describeGraphError(err));
+    }
+    if (id) await storeOutgoing(db, { chatbotId, messageId: id, chatId, content: null });
+  }
+
   sendText(chatId: string, text: string): Promise<void> {
     return this.post(chatId, { type: 'text', text: { body: text, preview_url: false } });
   }

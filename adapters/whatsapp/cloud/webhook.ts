@@ -10,7 +10,9 @@
  *   signature is refused with 401 and nothing is stored. Messages are routed to their bot by
  *   `metadata.phone_number_id` and stored in the inbox, keyed by their `wamid`, before the 200
  *   (Meta redelivers what was not acknowledged; a redelivery is stored once); delivery statuses
- *   are recorded, never moving a message back (they come out of order).
+ *   are recorded, never moving a message back (they come out of order). Template status changes
+ *   (`message_template_status_update`, issue 28) are routed by the account id (`entry[].id`) and
+ *   checked with the app secret of that account's number.
  */
 import { createHmac } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
@@ -18,7 +20,8 @@ import { sameSecret } from '../../shared/secrets.ts';
 import type { WhatsAppAdapter } from '../contract.ts';
 import { recordStatus } from '../messages.ts';
 import { fillText, WHATSAPP_ERRORS } from '../texts.ts';
-import { phoneNumberIds, readWebhook, WebhookBody } from './inbound.ts';
+import { phoneNumberIds, readWebhook, templateAccountIds, WebhookBody } from './inbound.ts';
+import { phoneOfBusinessAccount } from './template-queries.ts';
 
 /** The header carrying the body's signature. */
 export const SIGNATURE_HEADER = 'x-hub-signature-256';
@@ -76,6 +79,21 @@ export function webhookRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyn
             return reply.code(401).send({ error: 'bad signature' });
           numbers.set(id, number.chatbotId);
         }
+        // Issue 28: template status changes come by WhatsApp Business Account (the entry's id),
+        // signed by the app of that account's number.
+        const accounts = new Map<string, string>();
+        for (const wabaId of templateAccountIds(parsed)) {
+          const phoneId = await phoneOfBusinessAccount(wa.db(), wabaId);
+          const number = phoneId ? await wa.cloudNumber(phoneId) : undefined;
+          if (!number) continue;
+          if (
+            !number.appSecret ||
+            typeof signature !== 'string' ||
+            !sameSecret(signature, signBody(raw, number.appSecret))
+          )
+            return reply.code(401).send({ error: 'bad signature' });
+          accounts.set(wabaId, number.chatbotId);
+        }
         const items = readWebhook(parsed);
         const db = wa.db();
         for (const { phoneNumberId, message } of items.messages) {
@@ -105,6 +123,10 @@ export function webhookRoutes(adapter: () => WhatsAppAdapter): FastifyPluginAsyn
                     reason: `${error.code}: ${error.title ?? ''}`.trim(),
                   }),
             );
+        }
+        for (const { wabaId, value } of items.templates) {
+          const chatbotId = accounts.get(wabaId);
+          if (chatbotId) await wa.templates.statusUpdate(chatbotId, value);
         }
         return reply.code(200).send({});
       },

@@ -8,9 +8,10 @@
  * when a plugin made one.
  */
 import { splitText } from '../../../engine/channels/split.ts';
+import { attachmentSource } from '../../../engine/files.ts';
 import type { ChannelContext, InboundMessage, OutboundMessage } from '../../../engine/registry/index.ts';
 import type { Attachment, LangCode } from '../../../engine/schemas.ts';
-import { isMissingFile, MissingFileError, publicFileUrl } from '../../../engine/storage/index.ts';
+import { isMissingFile, MissingFileError } from '../../../engine/storage/index.ts';
 import { findFile } from '../../../engine/store/queries/files.ts';
 import type { ConnectionRow } from '../queries.ts';
 import { fillText, LIST_BUTTON, WHATSAPP_ERRORS } from '../texts.ts';
@@ -36,13 +37,13 @@ export function createAnswering(deps: AnswerDeps) {
    */
   async function resolveFile(attachment: Attachment): Promise<FileSource> {
     const ctx = deps.ctx();
-    const file = await findFile(ctx.db, attachment.fileId);
-    if (!file || /^https?:\/\//i.test(file.file_url))
-      return { url: file ? publicFileUrl(file.file_url, ctx.publicUrl) : attachment.url };
+    // A bot file, or an owner's file kept in the storage (issue 27 §3), uploaded; else its address.
+    const source = await attachmentSource(ctx.db, attachment, ctx.publicUrl);
+    if ('url' in source) return { url: source.url };
     const read = async () => {
       try {
-        const opened = await ctx.openFile(file.file_url);
-        if (!opened) throw new MissingFileError(file.file_url);
+        const opened = await ctx.openFile(source.key);
+        if (!opened) throw new MissingFileError(source.key);
         const chunks: Buffer[] = [];
         for await (const chunk of opened.stream) chunks.push(Buffer.from(chunk as Uint8Array));
         return Buffer.concat(chunks);

@@ -10,8 +10,10 @@
  * - The verify-business card, disabled until a number is connected: Meta's Facebook login flow
  *   (states loading → authenticating → fetching_businesses → fetching_whatsapp → success/error,
  *   reload after 1 s) when the server has a Meta app; the manual form otherwise.
- * - The connection's health (state, mode, last error, last message received), Disconnect, and the
- *   collapsible requirements help with the warning about automated messages on personal numbers.
+ * - The connection's health (state, mode, last error, last message received), Disconnect (or
+ *   "Reintentar" for a number never linked, whose linking expired or could not reach WhatsApp:
+ *   issue 28 §3), and the collapsible requirements help with the warning about automated messages
+ *   on personal numbers.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -21,9 +23,10 @@ import { toast } from 'sonner';
 import { meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 import { postJson, type WhatsAppConfig, type WhatsAppTarget, whatsappConfigQuery } from '../lib/whatsapp.ts';
-import { Alert, DangerButton, HealthBox, TitleBar } from './ui.tsx';
+import { Alert, Button, DangerButton, HealthBox, TitleBar } from './ui.tsx';
 import { MetaModal } from './WhatsAppMetaModal.tsx';
 import { LinkModal } from './WhatsAppModals.tsx';
+import { WhatsAppTemplates } from './WhatsAppTemplates.tsx';
 
 /** The status bar's WhatsApp indicator: green only while WhatsApp is really receiving. */
 export function WhatsAppStatus() {
@@ -142,6 +145,8 @@ export function WhatsAppConnect({ chatbotId }: { chatbotId: string | null }) {
   }
 
   const connected = Boolean(data?.connected);
+  /** A linked device that never finished linking (in progress, or ended: QR expired, no network). */
+  const neverLinked = data?.backend === 'baileys' && (data.status === 'linking' || data.status === 'expired');
   const mode = data?.backend === 'cloud' ? t('whatsapp.modes.cloud') : t('whatsapp.modes.baileys');
   return (
     <div className="space-y-4" data-testid="whatsapp-connect">
@@ -180,7 +185,14 @@ export function WhatsAppConnect({ chatbotId }: { chatbotId: string | null }) {
         />
       </div>
       {data && data.status !== null ? <Health config={data} /> : null}
-      {data?.status ? (
+      {/* Issue 28: message templates for a Cloud API number (and what waits for the 24-hour window). */}
+      {data?.backend === 'cloud' && connected ? <WhatsAppTemplates chatbotId={chatbotId} /> : null}
+      {neverLinked ? (
+        // Issue 28 §3: nothing to disconnect for a number never linked; the way on is to link again.
+        <Button className="sm:w-auto" onClick={() => setModal('qr')} data-testid="whatsapp-retry">
+          {t('whatsapp.link.retry')}
+        </Button>
+      ) : data?.status ? (
         <DangerButton
           look="outline"
           onClick={() => void disconnect()}
@@ -293,7 +305,13 @@ function Health({ config }: { config: WhatsAppConfig }) {
       ok={health.state === 'connected'}
       testId="whatsapp-health"
       title={`${t(`whatsapp.state.${health.state}`)}${config.whatsapp_number ? ` · +${config.whatsapp_number}` : ''}`}
-      error={health.lastError ? t('whatsapp.health.lastError', { error: health.lastError }) : null}
+      error={
+        config.linkFailure
+          ? t('whatsapp.health.lastError', { error: t(`whatsapp.linkFailure.${config.linkFailure}`) })
+          : health.lastError
+            ? t('whatsapp.health.lastError', { error: health.lastError })
+            : null
+      }
     >
       <p className="text-xs text-slate-700">
         {t(health.mode === 'cloud-api' ? 'whatsapp.modes.cloud' : 'whatsapp.modes.baileys')} ·{' '}

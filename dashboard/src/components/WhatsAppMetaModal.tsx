@@ -1,13 +1,16 @@
 /**
  * The WhatsApp connection's Meta modal (spec 000 §4, §9; issue 13): the Facebook login flow with its
  * progress states (loading, authenticating, fetching_businesses, fetching_whatsapp, success, error)
- * and Cancel; on success the page reloads after 1 s.
+ * and Cancel; on success the page reloads after 1 s. When Meta cannot reach this server's public
+ * address the modal warns (issue 28 §3: the number would connect and never receive a message).
  */
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { postJson, type WhatsAppTarget } from '../lib/whatsapp.ts';
 import { Alert, Button } from './ui.tsx';
 import { Modal, RELOAD_AFTER_MS } from './WhatsAppModals.tsx';
+import { cloudSetupQuery, WebhookWarning } from './WhatsAppWebhookPanel.tsx';
 
 /** The Meta connection's states (spec 000 §4). */
 type MetaState =
@@ -60,6 +63,8 @@ export function MetaModal({ chatbotId, config, onClose }: WhatsAppTarget & { onC
   const [state, setState] = useState<MetaState>('loading');
   const [error, setError] = useState<string | null>(null);
   const cancelled = useRef(false);
+  /** Issue 28 §3: the login can succeed and still no message arrive when Meta cannot reach us. */
+  const setup = useQuery(cloudSetupQuery);
 
   useEffect(() => {
     const step = (s: MetaState) => {
@@ -123,6 +128,7 @@ export function MetaModal({ chatbotId, config, onClose }: WhatsAppTarget & { onC
         {t(`whatsapp.meta.states.${state}`)}
       </p>
       {error ? <Alert tone="error">{error}</Alert> : null}
+      <WebhookWarning setup={setup.data} />
       <div className="flex justify-end">
         <Button
           variant="secondary"

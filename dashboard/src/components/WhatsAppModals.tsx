@@ -1,9 +1,10 @@
 /**
  * The WhatsApp connection's modals (spec 000 §2, §4; issue 13):
  * - {@link LinkModal}: the QR code live (it rotates; the expiry counts down; "Reintentar" when it
- *   ran out), a pairing code for a phone number as the alternative, and the Cloud API tab (the
- *   manual form with the webhook address and verify token to enter at Meta). Cancel stops a
- *   linking in progress.
+ *   ran out, or WhatsApp could not be reached: issue 28 §3), a pairing code for a phone number as
+ *   the alternative, and the Cloud API tab (the manual form with the webhook address and verify
+ *   token to copy into Meta, and a warning when Meta cannot reach this server: WhatsAppWebhookPanel).
+ *   Cancel stops a linking in progress.
  * - MetaModal (WhatsAppMetaModal.tsx): the Facebook login flow.
  */
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { postJson, type WhatsAppConfig, type WhatsAppTarget } from '../lib/whatsapp.ts';
 import { Alert, Button, bound, Dialog, Field, useEscape } from './ui.tsx';
+import { CloudWebhookPanel } from './WhatsAppWebhookPanel.tsx';
 
 /** Spec 000 §9: reload after a WhatsApp connection, ms. */
 export const RELOAD_AFTER_MS = 1000;
@@ -143,7 +145,10 @@ function QrPanel({
     return (
       <div className="space-y-3" data-testid="whatsapp-expired">
         <p className="text-sm font-medium text-red-800">{t('whatsapp.link.assignFailed')}</p>
-        <p className="text-sm text-slate-700">{t('whatsapp.link.expired')}</p>
+        {/* Issue 28 §3: "QR expired" only when codes were shown and ran out; else the network. */}
+        <p className="text-sm text-slate-700" data-failure={config.linkFailure ?? 'qrExpired'}>
+          {config.linkFailure === 'network' ? t('whatsapp.linkFailure.network') : t('whatsapp.link.expired')}
+        </p>
         <Button onClick={onRetry}>{t('whatsapp.link.retry')}</Button>
       </div>
     );
@@ -272,13 +277,7 @@ function CloudForm({ chatbotId, config, onDone }: WhatsAppTarget & { onDone: () 
       />
       <Field {...secret('accessToken')} />
       {config.appSecretConfigured ? null : <Field {...secret('appSecret')} />}
-      <div className="rounded-lg border border-slate-200 bg-slate-50 p-3 text-xs text-slate-700">
-        <p className="font-medium">{t('whatsapp.cloud.webhookTitle')}</p>
-        <p className="break-all">
-          {t('whatsapp.cloud.webhookUrl', { url: config.webhook.url ?? t('whatsapp.cloud.webhookNoUrl') })}
-        </p>
-        <p className="break-all">{t('whatsapp.cloud.verifyToken', { token: config.webhook.verifyToken })}</p>
-      </div>
+      <CloudWebhookPanel />
       {error ? <Alert tone="error">{error}</Alert> : null}
       <Button type="submit" disabled={busy}>
         {busy ? t('whatsapp.cloud.connecting') : t('whatsapp.cloud.connect')}
