@@ -11,12 +11,13 @@ import { AppError, botNotFound } from './errors.ts';
 import { normalizeKeywords } from './matching/index.ts';
 import { type Converted, toOgg, toWebm } from './media.ts';
 import { ALLOWED_EXTENSIONS, FILE_LIMITS, type FileType } from './schemas.ts';
-import { normalizeFileName, type Storage, storageKey } from './storage/index.ts';
+import { normalizeFileName, type Storage, storageKey, storageKeyOfUrl } from './storage/index.ts';
 import type { ChatbotFile, Database } from './store/database.ts';
 import { findOwnedChatbot } from './store/queries/chatbots.ts';
 import {
   deleteOwnedFile,
   fileUsage,
+  findFile,
   insertFile,
   lockChatbotRow,
   notifyFileChange,
@@ -288,4 +289,22 @@ export async function removeFile(
   if (!/^https?:\/\//i.test(row.file_url))
     await storage.remove(row.file_url).catch((err) => onStorageError?.(err));
   return row;
+}
+
+/**
+ * Where an outgoing attachment's bytes are, for a channel that uploads them: the storage key of a
+ * bot file (`chatbot_files.file_url`) or of a file kept elsewhere in this server's storage and sent
+ * by its `/files/…` address (an owner's upload or voice note, issue 27 §3), else the public address
+ * to pass on (a bot file kept at an http(s) address, or any other URL). The one resolution both
+ * uploading adapters (Telegram, WhatsApp) use.
+ */
+export async function attachmentSource(
+  db: Kysely<Database>,
+  attachment: { fileId: string; url: string },
+  publicUrl: string | undefined,
+): Promise<{ key: string } | { url: string }> {
+  const file = await findFile(db, attachment.fileId);
+  if (file) return /^https?:\/\//i.test(file.file_url) ? { url: file.file_url } : { key: file.file_url };
+  const key = storageKeyOfUrl(attachment.url, publicUrl);
+  return key ? { key } : { url: attachment.url };
 }

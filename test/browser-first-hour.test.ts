@@ -94,9 +94,13 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       page.on('console', (m) => {
         if (m.type() === 'error') noise.console.push(`${m.text()} ${m.location().url}`);
       });
-      page.on('requestfailed', (r) =>
-        noise.failed.push(`${r.method()} ${r.url()} ${r.failure()?.errorText}`),
-      );
+      page.on('requestfailed', (r) => {
+        // The owner's live alert stream (issue 27 §1) is open on every signed-in page: leaving a
+        // page ends it (the next page opens its own), which loses nothing.
+        if (r.url().includes('/api/notifications/stream') && r.failure()?.errorText === 'net::ERR_ABORTED')
+          return;
+        noise.failed.push(`${r.method()} ${r.url()} ${r.failure()?.errorText}`);
+      });
       page.on('pageerror', (e) => noise.errors.push(e.message));
       return { context, page, noise };
     };

@@ -20,11 +20,11 @@ import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
 import { reportHealth } from '../../engine/channels/health-report.ts';
 import { DeferUpdate } from '../../engine/channels/inbox.ts';
+import { attachmentSource } from '../../engine/files.ts';
 import type { ChannelContext, ConnectionHealth } from '../../engine/registry/index.ts';
 import type { Attachment } from '../../engine/schemas.ts';
 import { publicFileUrl } from '../../engine/storage/index.ts';
 import { leaseHeld } from '../../engine/store/leases.ts';
-import { findFile } from '../../engine/store/queries/files.ts';
 import {
   describeError,
   type FileSource,
@@ -93,14 +93,16 @@ export function createTelegramAdapter(): TelegramAdapter {
    */
   async function resolveFile(attachment: Attachment): Promise<FileSource> {
     const { ctx } = need();
-    const file = await findFile(ctx.db, attachment.fileId);
-    const opened = file ? await ctx.openFile(file.file_url) : null;
-    if (!file || !opened) return { url: file ? publicFileUrl(file.file_url, ctx.publicUrl) : attachment.url };
+    // A bot file, or an owner's file kept in the storage (issue 27 §3), streamed; else its address.
+    const source = await attachmentSource(ctx.db, attachment, ctx.publicUrl);
+    if ('url' in source) return { url: source.url };
+    const stored = source.key;
+    const opened = await ctx.openFile(stored);
+    if (!opened) return { url: publicFileUrl(stored, ctx.publicUrl) };
     let first: Readable | undefined = opened.stream;
-    const key = file.file_url;
     /** A retried upload opens the file again. */
     async function* again(): AsyncIterable<Uint8Array> {
-      const reopened = await ctx.openFile(key);
+      const reopened = await ctx.openFile(stored);
       if (reopened) yield* reopened.stream;
     }
     return {

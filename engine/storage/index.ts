@@ -270,3 +270,17 @@ export function publicFileUrl(fileUrl: string, baseUrl: string | undefined): str
   const path = `/files/${fileUrl.split('/').map(encodeURIComponent).join('/')}`;
   return baseUrl ? `${baseUrl}${path}` : path;
 }
+
+/**
+ * The inverse of {@link publicFileUrl}: the storage key of a `/files/…` address this server gave
+ * (relative, or under `baseUrl`), else null (an address elsewhere, or a malformed escape).
+ */
+export function storageKeyOfUrl(url: string, baseUrl: string | undefined): string | null {
+  const path = baseUrl && url.startsWith(`${baseUrl}/files/`) ? url.slice(baseUrl.length) : url;
+  if (!path.startsWith('/files/')) return null;
+  try {
+    return path.slice('/files/'.length).split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return null;
+  }
+}

@@ -9,7 +9,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { TEST_CHANNELS } from '../../engine/test-channels.ts';
 import { AUDIENCES, type Audience, type AudienceAnswer, SENDABLE_AUDIENCES, type SkipReason } from './api.ts';
-import type { BroadcastsDb } from './queries.ts';
+import type { BroadcastsDb } from './tables.ts';
 
 /** The audience of the follower row `f` (SQL), null for channels a broadcast never counts. */
 const AUDIENCE_OF: RawBuilder<Audience | null> = sql<Audience | null>`case

@@ -2,52 +2,19 @@
  * The broadcasts plugin's SQL: its own tables, and reads of the engine's `followers` (audience.ts)
  * and `chatbot_files` the broadcast is about.
  */
-import { type ColumnType, type Kysely, sql } from 'kysely';
-import type { Database } from '../../engine/store/database.ts';
+import { sql } from 'kysely';
 import { CHAT_KEY, chatColumns } from '../../engine/store/queries/keys.ts';
 import { audienceMembers, sendOrder } from './audience.ts';
+import type { BroadcastsDb, RecipientStatus } from './tables.ts';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-
-export interface BroadcastsTable {
-  id: ColumnType<string, string | undefined, string>;
-  chatbot_id: string;
-  text: string;
-  file_id: string | null;
-  voice: Buffer | null;
-  preset: string | null;
-  status: 'sending' | 'done';
-  total: number;
-  created_at: Timestamp;
-  finished_at: Timestamp | null;
-}
-export type RecipientStatus = 'pending' | 'sending' | 'sent' | 'blocked' | 'failed' | 'unknown' | 'skipped';
-export interface BroadcastRecipientsTable {
-  broadcast_id: string;
-  channel: string;
-  chat_id: string;
-  /** The recipient's audience (api.ts AUDIENCES); null on rows from before issue 27. */
-  audience: string | null;
-  status: RecipientStatus;
-  error: string | null;
-  sent_at: Timestamp | null;
-}
-export interface BroadcastBlockedTable {
-  chatbot_id: string;
-  channel: string;
-  chat_id: string;
-  blocked_at: Timestamp;
-}
-type Tables = {
-  broadcasts: BroadcastsTable;
-  broadcast_recipients: BroadcastRecipientsTable;
-  broadcast_blocked: BroadcastBlockedTable;
-};
-export type BroadcastsDb = Kysely<Database & Tables>;
-
-export function broadcastsDb(db: Kysely<Database>): BroadcastsDb {
-  return db.withTables<Tables>();
-}
+export {
+  type BroadcastBlockedTable,
+  type BroadcastRecipientsTable,
+  type BroadcastsDb,
+  type BroadcastsTable,
+  broadcastsDb,
+  type RecipientStatus,
+} from './tables.ts';
 
 /**
  * Creates a broadcast and one row per follower it counts (audience.ts): `pending` for those it is

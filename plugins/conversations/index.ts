@@ -13,14 +13,17 @@ import { defineJob } from '../../engine/jobs/index.ts';
 import {
   definePlugin,
   type FeaturePlugin,
+  type OutboundMessage,
   type PluginContext,
   pluginJob,
   type TurnContext,
 } from '../../engine/registry/index.ts';
 import type { RecordingEffects } from '../audio-effects/api.ts';
-import { DEFAULT_QUIET_MINUTES, NEEDS_PERSON_EVENT, NeedsPerson } from './api.ts';
+import { NEEDS_PERSON_EVENT, NeedsPerson } from './api.ts';
+import { fileRoutes } from './file-routes.ts';
 import { migrations } from './migrations.ts';
 import { NameMemo, saveBookingName, saveFollowerName } from './names.ts';
+import { sendAsOwner } from './owner-delivery.ts';
 import { ownerStoredFiles } from './owner-files.ts';
 import { ownerNotices } from './owner-notice.ts';
 import {
@@ -33,13 +36,7 @@ import {
   recordForwards,
 } from './phone.ts';
 import { phoneRoutes } from './phone-routes.ts';
-import {
-  type ConversationsDb,
-  conversationsDb,
-  findState,
-  ownerConversationsData,
-  saveState,
-} from './queries.ts';
+import { type ConversationsDb, conversationsDb, ownerConversationsData } from './queries.ts';
 import { conversationRoutes } from './routes.ts';
 import { markNeedsPerson } from './status.ts';
 import { statusRoutes } from './status-routes.ts';
@@ -61,18 +58,32 @@ async function relayOwnerMessage(
   const texts = phoneTexts(turn.bot.idioma);
   const to = turn.inbound.replyTo ? await findForward(db, turn.bot.id, turn.inbound.replyTo) : undefined;
   if (!to) return { reply: texts.help };
-  const text = turn.inbound.text.trim();
-  if (!text) return { reply: texts.textOnly };
-  const key = { chatbotId: turn.bot.id, channel: to.channel, chatId: to.user_id };
-  const stored = await findState(db, key);
-  const quiet = stored?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
-  await saveState(db, key, { paused_until: new Date(ctx.now().getTime() + quiet * 60_000) }, ctx.now());
-  await state.changed(key);
+  // Issue 27 §3: a voice note goes to the follower as the owner's (read through the channel's file
+  // API); other media still get the "text only" answer.
+  const media = turn.inbound.attachments?.[0];
+  let message: OutboundMessage;
+  if (media?.type === 'voice') {
+    let voice: Buffer;
+    try {
+      voice = (await turn.media(0)).data;
+    } catch (err) {
+      ctx.log.warn({ err, chatbotId: turn.bot.id }, 'owner voice note not downloaded');
+      return { reply: texts.failed(err instanceof Error ? err.message : String(err)) };
+    }
+    message = { text: '', voice: { data: voice, mime: 'audio/ogg' } };
+  } else {
+    const text = turn.inbound.text.trim();
+    if (!text) return { reply: texts.textOnly };
+    message = { text };
+  }
   try {
-    await ctx.send(
+    await sendAsOwner(
+      ctx,
+      db,
+      state,
+      turn.bot,
       { chatbotId: turn.bot.id, channel: to.channel, chatId: to.user_id },
-      { text },
-      { sender: 'owner' },
+      message,
     );
   } catch (err) {
     return { reply: texts.failed(err instanceof Error ? err.message : String(err)) };
@@ -168,6 +179,7 @@ export function createConversationsPlugin(deps: { effects: RecordingEffects }): 
           plugin: async (app) => {
             await app.register(conversationRoutes(ctx, db, state, deps.effects, names));
             await app.register(phoneRoutes(ctx, db, state));
+            await app.register(fileRoutes(ctx, db, state)); // issue 27 §3: files from the inbox
             await app.register(statusRoutes(ctx));
           },
         },

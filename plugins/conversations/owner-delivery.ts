@@ -10,7 +10,7 @@ import type { OutboundMessage, PluginContext } from '../../engine/registry/index
 import { type LangCode, languageCode } from '../../engine/schemas.ts';
 import { DEFAULT_QUIET_MINUTES } from './api.ts';
 import { STORED_CHANNELS, storeOwnerFile } from './owner-files.ts';
-import { type ConversationsDb, findState, saveState } from './queries.ts';
+import { type ConversationKey, type ConversationsDb, findState, saveState } from './queries.ts';
 import type { TurnStateCache } from './turn-state.ts';
 
 /**
@@ -27,6 +27,62 @@ export const OWNER_VOICE_NAMES: Record<LangCode, string> = {
   hi: 'voice-note.ogg',
 };
 
+/** The bot an owner's message is sent for (a dashboard route's owned bot, a turn's bot). */
+export interface OwnerBot {
+  id: string;
+  user_id: string;
+  idioma: string | null;
+}
+
+/**
+ * Sends the owner's message to one follower as the owner's and pauses the bot for them first, so
+ * an answer arriving meanwhile gets no bot reply. A voice note to a web or IALanding visitor is
+ * kept in the file storage and goes as an audio attachment (issue 27 §3). Used by the inbox routes
+ * ({@link ownerDelivery}) and the owner's linked Telegram chat (index.ts).
+ * @returns when the pause ends.
+ * @throws ChannelRefused when the channel refuses (nothing stored then); the storage's error.
+ */
+export async function sendAsOwner(
+  ctx: PluginContext,
+  db: ConversationsDb,
+  turnState: TurnStateCache,
+  bot: OwnerBot,
+  key: ConversationKey,
+  message: OutboundMessage,
+): Promise<Date> {
+  const state = await findState(db, key);
+  const quiet = state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
+  const until = new Date(ctx.now().getTime() + quiet * 60_000);
+  await saveState(db, key, { paused_until: until }, ctx.now());
+  await turnState.changed(key);
+  let out = message;
+  if (message.voice && STORED_CHANNELS.includes(key.channel) && ctx.storage) {
+    const attachment = await storeOwnerFile(ctx, db, {
+      to: key,
+      ownerId: bot.user_id,
+      data: message.voice.data,
+      mime: message.voice.mime,
+      name: OWNER_VOICE_NAMES[languageCode(bot.idioma)],
+      type: 'audio',
+    });
+    out = { text: message.text, attachment };
+  }
+  try {
+    await ctx.send(key, out, { sender: 'owner' });
+  } catch (err) {
+    throw new ChannelRefused(err);
+  }
+  return until;
+}
+
+/** The follower's channel refused the owner's message ({@link sendAsOwner}); `message` is its words. */
+export class ChannelRefused extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+    this.name = 'ChannelRefused';
+  }
+}
+
 /**
  * Builds the owner's send: 409 `cannotReply` when the channel cannot push, 502 `channel` with the
  * channel's words when it refuses (nothing stored then), else `{ pausedUntil }` (ISO time).
@@ -35,11 +91,11 @@ export function ownerDelivery(ctx: PluginContext, db: ConversationsDb, turnState
   /**
    * Sends the owner's message to a follower of `bot` and pauses the bot for them (see the reply
    * route): 409 `cannotReply`, 502 `channel` with the channel's words, nothing stored on failure
-   * (a voice note's stored file stays, listed for the owner's export and deletion).
+   * (a stored file stays, listed for the owner's export and deletion).
    * @throws the storage's error when a web visitor's voice note cannot be kept (500).
    */
   return async (
-    bot: { id: string; user_id: string; idioma: string | null },
+    bot: OwnerBot,
     channel: string,
     userId: string,
     message: OutboundMessage,
@@ -51,32 +107,13 @@ export function ownerDelivery(ctx: PluginContext, db: ConversationsDb, turnState
         .code(409)
         .send({ error: 'Este seguidor no puede recibir mensajes por este canal.', code: 'cannotReply' });
     const key = { chatbotId: bot.id, channel, chatId: userId };
-    // Paused before sending: a follower's answer arriving meanwhile does not get a bot reply.
-    const state = await findState(db, key);
-    const quiet = state?.quiet_minutes ?? DEFAULT_QUIET_MINUTES;
-    const until = new Date(ctx.now().getTime() + quiet * 60_000);
-    await saveState(db, key, { paused_until: until }, ctx.now());
-    await turnState.changed(key);
-    let out = message;
-    // A web visitor reads the stored message: the voice note becomes a stored audio file (issue 27 §3).
-    if (message.voice && STORED_CHANNELS.includes(channel) && ctx.storage) {
-      const attachment = await storeOwnerFile(ctx, db, {
-        to: key,
-        ownerId: bot.user_id,
-        data: message.voice.data,
-        mime: message.voice.mime,
-        name: OWNER_VOICE_NAMES[languageCode(bot.idioma)],
-        type: 'audio',
-      });
-      out = { text: message.text, attachment };
-    }
+    let until: Date;
     try {
-      await ctx.send(key, out, { sender: 'owner' });
+      until = await sendAsOwner(ctx, db, turnState, bot, key, message);
     } catch (err) {
-      log.warn({ err, channel }, 'owner message refused by the channel');
-      return reply
-        .code(502)
-        .send({ error: err instanceof Error ? err.message : String(err), code: 'channel' });
+      if (!(err instanceof ChannelRefused)) throw err;
+      log.warn({ err: err.reason, channel }, 'owner message refused by the channel');
+      return reply.code(502).send({ error: err.message, code: 'channel' });
     }
     return { pausedUntil: until.toISOString() };
   };

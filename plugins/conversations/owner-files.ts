@@ -5,12 +5,14 @@
  * native voice note). It is kept in the file storage instead (engine/storage: local disk or S3,
  * served under `/files/{key}`), under the owner's key prefix `{ownerId}/{timestamp}_{name}` (spec
  * 000 §3), and goes out as the message's `attachment`: the visitor's widget plays it like a bot's
- * audio file, the inbox too. Each object has a `conversation_owner_files` row (migrations.ts), so
+ * audio file, the inbox too. A file the owner uploads in the inbox for any follower (file-routes.ts)
+ * is kept the same way: Telegram gets its bytes from the storage, the widget shows it like a bot's
+ * file. Each object has a `conversation_owner_files` row (migrations.ts), so
  * the owner's data export carries it and the account deletion removes it (registry
  * `ownerData.storedObjects`); deleting the conversation removes it at once.
  */
 import { randomUUID } from 'node:crypto';
-import type { ColumnType } from 'kysely';
+import { createReadStream } from 'node:fs';
 import type { PluginContext } from '../../engine/registry/index.ts';
 import type { Attachment } from '../../engine/schemas.ts';
 import { publicFileUrl, storageKey } from '../../engine/storage/index.ts';
@@ -22,29 +24,14 @@ import type { ConversationKey, ConversationsDb } from './queries.ts';
  */
 export const STORED_CHANNELS: readonly string[] = ['web', 'ialanding'];
 
-/** `conversation_owner_files` (migrations.ts 202611290000). */
-export interface OwnerFilesTable {
-  id: string;
-  chatbot_id: string;
-  channel: string;
-  chat_id: string;
-  /** The storage key, `{ownerId}/{timestamp}_{name}`. */
-  storage_key: string;
-  /** The file's name as shown (`nota-de-voz.ogg`). */
-  name: string;
-  mime: string;
-  /** Bytes. */
-  size_bytes: number;
-  created_at: ColumnType<Date, Date | string | undefined, never>;
-}
-
 /** What {@link storeOwnerFile} keeps. */
 export interface OwnerFile {
   /** The conversation it was sent to. */
   to: ConversationKey;
   /** The bot's owner (the key's prefix). */
   ownerId: string;
-  data: Buffer;
+  /** The bytes, in memory (a voice note) or spooled to a file (an upload, engine/http/multipart.ts). */
+  data: Uint8Array | { path: string; size: number };
   mime: string;
   /** A file name with its extension, letters, digits, `._-` only (`nota-de-voz.ogg`). */
   name: string;
@@ -67,7 +54,9 @@ export async function storeOwnerFile(
   if (!storage) throw new Error('the conversations plugin has no file storage');
   const id = randomUUID();
   const key = storageKey(file.ownerId, `${id.slice(0, 8)}_${file.name}`, ctx.now().getTime());
-  await storage.put(key, file.data, { contentType: file.mime });
+  const data = file.data;
+  const bytes = data instanceof Uint8Array ? data : createReadStream(data.path);
+  await storage.put(key, bytes, { contentType: file.mime });
   try {
     await db
       .insertInto('conversation_owner_files')
@@ -79,7 +68,7 @@ export async function storeOwnerFile(
         storage_key: key,
         name: file.name,
         mime: file.mime,
-        size_bytes: file.data.length,
+        size_bytes: data instanceof Uint8Array ? data.byteLength : data.size,
       })
       .execute();
   } catch (err) {

@@ -3,7 +3,8 @@
  * their bot once, with a deep link that carries a one-time code (`t.me/<bot>?start=own-…`, valid
  * {@link LINK_CODE_TTL_MS}; only its SHA-256 is stored). From then on each follower message is
  * forwarded to that chat, and the owner's reply (Telegram's reply to a forwarded message) goes to
- * that follower as the owner's and pauses the bot for them, as a reply from the dashboard does.
+ * that follower as the owner's and pauses the bot for them, as a reply from the dashboard does;
+ * a voice note goes too (issue 27 §3: read through the channel's file API, `turn.media`).
  * The owner's own chat is not a follower: it is left out of the followers list.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -134,6 +135,7 @@ export interface PhoneTexts {
   linked: (business: string) => string;
   badCode: string;
   help: string;
+  /** A reply with a photo, a file or a sticker: only text and voice notes go (issue 27 §3). */
   textOnly: string;
   failed: (why: string) => string;
   forwarded: (name: string, channel: string, text: string) => string;
@@ -146,7 +148,7 @@ const TEXTS: Record<LangCode, PhoneTexts> = {
       `✅ Listo: recibirás aquí los mensajes de los seguidores de ${b}. Para contestar a uno, responde a su mensaje (desliza a la izquierda); el bot se pausa para esa persona.`,
     badCode: 'Este enlace ya no vale (caduca a los 15 minutos y sirve una vez). Pide uno nuevo en el panel.',
     help: 'Para contestar a un seguidor, responde a uno de los mensajes que te reenvío (desliza a la izquierda sobre él).',
-    textOnly: 'Desde aquí solo puedo enviar texto a tus seguidores.',
+    textOnly: 'Desde aquí solo puedo enviar a tus seguidores texto y notas de voz.',
     failed: (w) => `No se pudo enviar tu respuesta: ${w}`,
     forwarded: (n, c, t) => `💬 ${n} · ${c}\n${t}`,
     media: '[archivo o nota de voz]',
@@ -157,7 +159,7 @@ const TEXTS: Record<LangCode, PhoneTexts> = {
     badCode:
       'This link no longer works (it lasts 15 minutes and works once). Ask for a new one in the dashboard.',
     help: 'To answer a follower, reply to one of the messages I forward to you (swipe left on it).',
-    textOnly: 'From here I can only send text to your followers.',
+    textOnly: 'From here I can only send your followers text and voice notes.',
     failed: (w) => `Your reply could not be sent: ${w}`,
     forwarded: (n, c, t) => `💬 ${n} · ${c}\n${t}`,
     media: '[file or voice note]',
@@ -168,7 +170,7 @@ const TEXTS: Record<LangCode, PhoneTexts> = {
     badCode:
       'Ce lien ne fonctionne plus (il dure 15 minutes et ne sert qu’une fois). Demandez-en un nouveau dans le tableau de bord.',
     help: 'Pour répondre à un abonné, répondez à l’un des messages que je vous transfère (glissez vers la gauche dessus).',
-    textOnly: 'D’ici, je ne peux envoyer que du texte à vos abonnés.',
+    textOnly: 'D’ici, je ne peux envoyer à vos abonnés que du texte et des notes vocales.',
     failed: (w) => `Votre réponse n’a pas pu être envoyée : ${w}`,
     forwarded: (n, c, t) => `💬 ${n} · ${c}\n${t}`,
     media: '[fichier ou note vocale]',
@@ -179,7 +181,7 @@ const TEXTS: Record<LangCode, PhoneTexts> = {
     badCode:
       'Dieser Link gilt nicht mehr (15 Minuten gültig, nur einmal nutzbar). Fordere im Dashboard einen neuen an.',
     help: 'Um einem Follower zu antworten, antworte auf eine der Nachrichten, die ich dir weiterleite (nach links wischen).',
-    textOnly: 'Von hier aus kann ich deinen Followern nur Text senden.',
+    textOnly: 'Von hier aus kann ich deinen Followern nur Text und Sprachnachrichten senden.',
     failed: (w) => `Deine Antwort konnte nicht gesendet werden: ${w}`,
     forwarded: (n, c, t) => `💬 ${n} · ${c}\n${t}`,
     media: '[Datei oder Sprachnachricht]',
@@ -190,7 +192,7 @@ const TEXTS: Record<LangCode, PhoneTexts> = {
     badCode:
       'Questo link non è più valido (dura 15 minuti e si usa una volta). Chiedine uno nuovo nel pannello.',
     help: 'Per rispondere a un follower, rispondi a uno dei messaggi che ti inoltro (scorri a sinistra).',
-    textOnly: 'Da qui posso inviare ai tuoi follower solo testo.',
+    textOnly: 'Da qui posso inviare ai tuoi follower solo testo e note vocali.',
     failed: (w) => `Non è stato possibile inviare la tua risposta: ${w}`,
     forwarded: (n, c, t) => `💬 ${n} · ${c}\n${t}`,
     media: '[file o nota vocale]',
@@ -200,7 +202,7 @@ const TEXTS: Record<LangCode, PhoneTexts> = {
       `✅ Готово: сюда будут приходить сообщения подписчиков ${b}. Чтобы ответить, ответьте на пересланное сообщение (свайп влево); бот для этого человека встанет на паузу.`,
     badCode: 'Эта ссылка больше не действует (15 минут, один раз). Получите новую в панели.',
     help: 'Чтобы ответить подписчику, ответьте на одно из пересланных мной сообщений (свайп влево).',
-    textOnly: 'Отсюда я могу отправлять подписчикам только текст.',
+    textOnly: 'Отсюда я могу отправлять подписчикам только текст и голосовые сообщения.',
     failed: (w) => `Не удалось отправить ответ: ${w}`,
     forwarded: (n, c, t) => `💬 ${n} · ${c}\n${t}`,
     media: '[файл или голосовое]',
@@ -210,7 +212,7 @@ const TEXTS: Record<LangCode, PhoneTexts> = {
       `✅ हो गया: ${b} के फ़ॉलोअर्स के संदेश अब यहाँ आएँगे। किसी को जवाब देने के लिए उसके संदेश पर रिप्लाई करें (बाएँ स्वाइप करें); उस व्यक्ति के लिए बॉट रुक जाएगा।`,
     badCode: 'यह लिंक अब काम नहीं करता (15 मिनट तक, एक बार)। डैशबोर्ड से नया लिंक लें।',
     help: 'किसी फ़ॉलोअर को जवाब देने के लिए मेरे भेजे किसी संदेश पर रिप्लाई करें (बाएँ स्वाइप करें)।',
-    textOnly: 'यहाँ से मैं आपके फ़ॉलोअर्स को केवल टेक्स्ट भेज सकता हूँ।',
+    textOnly: 'यहाँ से मैं आपके फ़ॉलोअर्स को केवल टेक्स्ट और वॉइस नोट भेज सकता हूँ।',
     failed: (w) => `आपका जवाब नहीं भेजा जा सका: ${w}`,
     forwarded: (n, c, t) => `💬 ${n} · ${c}\n${t}`,
     media: '[फ़ाइल या वॉइस नोट]',

@@ -10,7 +10,6 @@ import type { ConversationMessage, Database, StoredTurnMeta } from '../../engine
 import { CHAT_KEY, type ChatKey, chatColumns, ofChat } from '../../engine/store/queries/keys.ts';
 import { TEST_CHANNELS } from '../../engine/test-channels.ts';
 import type { ConversationStatus, FollowersQuery } from './api.ts';
-import type { OwnerFilesTable } from './owner-files.ts';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -48,6 +47,21 @@ export interface ForwardsTable {
   channel: string;
   user_id: string;
   created_at: Timestamp;
+}
+/** `conversation_owner_files` (migrations.ts 202611290000). */
+export interface OwnerFilesTable {
+  id: string;
+  chatbot_id: string;
+  channel: string;
+  chat_id: string;
+  /** The storage key, `{ownerId}/{timestamp}_{name}`. */
+  storage_key: string;
+  /** The file's name as shown (`nota-de-voz.ogg`). */
+  name: string;
+  mime: string;
+  /** Bytes. */
+  size_bytes: number;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 type Tables = {
   conversation_state: ConversationStateTable;

@@ -10,6 +10,7 @@
  *   follower's channel, stored with sender `owner`; the bot stays quiet for this follower until
  *   the quiet period after the owner's last message ends (default 30 min);
  * - `POST   /api/conversations/:chatbotId/voice`: a recorded voice note with an effect to a follower;
+ *   (`POST /api/conversations/:chatbotId/file`, a stored or uploaded file: file-routes.ts);
  * - `POST   /api/conversations/:chatbotId/takeover`: pause or resume the bot for one follower;
  * - `DELETE /api/conversations/:chatbotId/messages?channel=&userId=`: deletes the conversation;
  * - `GET    /api/conversations/:chatbotId/events`: Server-Sent Events `message` `{channel, userId}`

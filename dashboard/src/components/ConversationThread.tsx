@@ -1,7 +1,8 @@
 /**
  * One follower's conversation on the followers' chat screen (components/Conversations.tsx; spec 001
  * §2, issue 14): the messages with their files rendered and texts starting with "(texto:" or
- * "(archivo:" hidden, older pages on demand, the owner's reply box, the "bot paused" switch with
+ * "(archivo:" hidden, older pages on demand, the owner's reply box (with a stored or uploaded file
+ * attached: ReplyAttachment.tsx, issue 27 §3), the "bot paused" switch with
  * its quiet period, the conversation's state (open, needs a person, resolved; issue 27 §4.4), and
  * the delete button ("Error al eliminar la conversación: {message}"). The reply box stays in view
  * at the bottom of the screen while the conversation is (issue 27 §4.1).
@@ -22,12 +23,15 @@ import {
   type MessageRow,
   messagesQuery,
   olderMessages,
+  type ReplyFile,
   reply,
+  sendFile,
   setStatus,
   takeover,
 } from '../lib/conversations.ts';
 import { MediaPlayer } from './ChatBubble.tsx';
 import { enterSends, submitSends } from './ChatComposer.tsx';
+import { ReplyAttachment } from './ReplyAttachment.tsx';
 import { Alert, DangerButton, SrLabel } from './ui.tsx';
 
 /** The conversation with one follower: messages, reply box, pause switch, delete. */
@@ -52,6 +56,7 @@ export function Conversation({
   const [older, setOlder] = useState<MessageRow[]>([]);
   const [more, setMore] = useState<boolean | null>(null);
   const [text, setText] = useState('');
+  const [file, setFile] = useState<ReplyFile | null>(null);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const logRef = useRef<HTMLDivElement>(null);
@@ -73,12 +78,15 @@ export function Conversation({
 
   async function send() {
     const body = text.trim();
-    if (!body || sending) return;
+    if ((!body && !file) || sending) return;
     setSending(true);
     setError(null);
     try {
-      await reply(chatbotId, channel, userId, body);
+      // Issue 27 §3: with a file, the text goes along with it.
+      if (file) await sendFile(chatbotId, { channel, userId }, body, file);
+      else await reply(chatbotId, channel, userId, body);
       setText('');
+      setFile(null);
       await refresh();
     } catch (err) {
       setError(err instanceof ConversationsError && err.message ? err.message : t('conversations.sendError'));
@@ -230,12 +238,22 @@ export function Conversation({
           />
           <button
             type="submit"
-            disabled={!text.trim() || sending || !data?.canReply}
+            disabled={(!text.trim() && !file) || sending || !data?.canReply}
             className="rounded-lg bg-brand-700 px-4 text-sm font-semibold text-white disabled:bg-slate-400"
           >
             {t('conversations.send')}
           </button>
         </div>
+        <ReplyAttachment
+          chatbotId={chatbotId}
+          value={file}
+          onChange={(f) => {
+            setFile(f);
+            setError(null);
+          }}
+          onError={setError}
+          disabled={!data?.canReply || sending}
+        />
         <p className="text-xs text-slate-600">{t('conversations.takeoverHint')}</p>
       </form>
     </div>
@@ -269,7 +287,9 @@ function Bubble({ message: m }: { message: MessageRow }) {
         {m.text && !hiddenText(m.text) ? (
           <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{m.text}</p>
         ) : null}
-        {a?.type === 'image' ? <img src={a.url} alt={a.name} className="max-h-60 rounded-lg" /> : null}
+        {a?.type === 'image' ? (
+          <img src={a.url} alt={a.name} className="max-h-60 max-w-full rounded-lg" />
+        ) : null}
         {a?.type === 'audio' ? <MediaPlayer kind="audio" src={a.url} className="w-full" /> : null}
         {a?.type === 'video' ? (
           <MediaPlayer kind="video" src={a.url} className="max-h-60 w-full rounded-lg" />

@@ -12,7 +12,8 @@ import type {
   PhoneLinkAnswer,
   PhoneStatus,
 } from '../../../plugins/conversations/api.ts';
-import { apiCall } from './api.ts';
+import { i18n } from '../i18n/index.ts';
+import { ApiError, apiCall } from './api.ts';
 
 export type { FollowerRow, MessageRow, MessagesAnswer } from '../../../plugins/conversations/api.ts';
 
@@ -81,6 +82,45 @@ export function reply(
   text: string,
 ): Promise<{ pausedUntil: string }> {
   return apiCall('POST', `/api/conversations/${chatbotId}/reply`, { channel, userId, text });
+}
+
+/**
+ * What the owner attaches to a reply (issue 27 §3): one of the bot's stored files (its id, as the
+ * broadcast bar's picker lists them) or a new file from the device.
+ */
+export type ReplyFile = { fileKey: string; name: string } | { upload: File };
+
+/**
+ * The owner's file (with an optional text) to a follower, `POST /api/conversations/:id/file` as
+ * multipart/form-data; refusals come in the dashboard's language (413 over 10 MB, 415 format).
+ * @throws ConversationsError with the server's text, or code `network`.
+ */
+export async function sendFile(
+  chatbotId: string,
+  to: { channel: string; userId: string },
+  text: string,
+  file: ReplyFile,
+): Promise<{ pausedUntil: string }> {
+  const form = new FormData();
+  form.append('channel', to.channel);
+  form.append('userId', to.userId);
+  if (text) form.append('text', text);
+  if ('fileKey' in file) form.append('fileKey', file.fileKey);
+  else form.append('file', file.upload, file.upload.name);
+  let res: Response;
+  try {
+    res = await fetch(`/api/conversations/${encodeURIComponent(chatbotId)}/file`, {
+      method: 'POST',
+      body: form,
+      credentials: 'same-origin',
+      headers: { 'x-app-language': i18n.language },
+    });
+  } catch {
+    throw new ApiError('network', '');
+  }
+  const data = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!res.ok) throw new ApiError(String(data.code ?? 'server'), String(data.error ?? res.status));
+  return data as { pausedUntil: string };
 }
 
 /** Pauses or resumes the bot for one follower. */
