@@ -97,7 +97,7 @@ export function stronglyFrustrated(
   );
 }
 
-/** Followers known to have written before (so the common turn costs no query), at most 50,000. */
+/** Keys this process has seen (followers known to have written; conversations flagged), at most 50,000. */
 class KnownFollowers {
   private readonly seen = new Set<string>();
   has(key: string): boolean {
@@ -119,6 +119,8 @@ export function createNotificationsPlugin(): FeaturePlugin {
       const db: NotificationsDb = notificationsDb(ctx.db);
       const vapid = vapidOf(ctx.settings);
       const known = new KnownFollowers();
+      /** Conversations marked for frustration this hour, by `who:hour` (at most 50,000). */
+      const flagged = new KnownFollowers();
       const record = (e: NewEvent) =>
         recordEvent(ctx, db, e).catch((err: unknown) => {
           ctx.log.error({ err, kind: e.kind, chatbotId: e.chatbotId }, 'could not record a notification');
@@ -146,7 +148,12 @@ export function createNotificationsPlugin(): FeaturePlugin {
               await record({ chatbotId: bot.id, kind: 'new_conversation', grp, dedupe: `new:${who}`, data });
             known.add(who);
           }
-          const frustrated = !asks && text !== '' && stronglyFrustrated(text, lang, turn.history);
+          const hour = `${who}:${Math.floor(turn.now.getTime() / 3_600_000)}`;
+          // A conversation already marked this hour for frustration costs no query (the stored
+          // event's `dedupe` is what makes it once across nodes; this only spares the writes).
+          const frustrated =
+            !asks && text !== '' && !flagged.has(hour) && stronglyFrustrated(text, lang, turn.history);
+          if (frustrated) flagged.add(hour);
           if (asks || frustrated) {
             const key = { chatbotId: bot.id, channel: inbound.channel, userId: inbound.follower.id };
             // The inbox's state (the conversations plugin, through the registry).
@@ -156,9 +163,7 @@ export function createNotificationsPlugin(): FeaturePlugin {
               kind: 'asks_person',
               grp,
               // A frustrated follower is told once an hour per conversation (not per angry message).
-              dedupe: frustrated
-                ? `frustrated:${who}:${Math.floor(turn.now.getTime() / 3_600_000)}`
-                : `person:${turn.turnKey}`,
+              dedupe: frustrated ? `frustrated:${hour}` : `person:${turn.turnKey}`,
               data: frustrated ? { ...data, frustrated: true } : data,
             });
           }
