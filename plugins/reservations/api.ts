@@ -46,6 +46,11 @@ export const ReservationRow = z.object({
   customer_name: z.string().nullable(),
   customer_contact: z.string().nullable(),
   customer_email: z.string().nullable(),
+  /**
+   * Issue 28 §2: a web visitor's mails for this booking (`on`: e-mail given with consent; `off`:
+   * they unsubscribed); absent when no e-mail was given for mails.
+   */
+  mail: z.enum(['on', 'off']).optional(),
   party_size: z.number().int().nullable(),
   reason: z.string().nullable(),
   service: z.string(),

@@ -22,15 +22,18 @@ import { z } from 'zod';
 import type { OfflineHandler, ToolRunner, TurnContext } from '../../engine/registry/index.ts';
 import type { LangCode } from '../../engine/schemas.ts';
 import { findDialogue, saveDialogue } from './follower-queries.ts';
+import { MAIL_CHANNELS, VISITOR_MAIL_TEXTS } from './mail-texts.ts';
 import { fold, parseDate, parseDetail, parsePartySize, parseProof, parseTime } from './parse.ts';
 import type { ReservationsDb } from './queries.ts';
 import { type Bookings, type FreeSlot, HOLD_MS, type MissingField } from './service.ts';
 import { instantOf } from './slots.ts';
 import { fillText, formatDate, formatWhen, partyText, type ReservationTexts, textsFor } from './texts.ts';
+import { VisitorEmail } from './tools.ts';
 
 /** Where a follower is in the dialogue. */
 const State = z.object({
-  step: z.enum(['slot', 'details']),
+  /** `email`: a web booking is confirmed and its optional e-mail was asked (issue 28 §2). */
+  step: z.enum(['slot', 'details', 'email']),
   date: z.string().optional(),
   offered: z.array(z.string()).default([]),
   code: z.string().optional(),
@@ -40,6 +43,8 @@ const State = z.object({
   changing: z.string().optional(),
   /** The phone or e-mail given with the code being changed (the proof, from another chat). */
   proof: z.object({ phone: z.string().optional(), email: z.string().optional() }).optional(),
+  /** The e-mail a web visitor gave as a required detail, with the consent line asked (issue 28 §2). */
+  mailTo: z.string().optional(),
 });
 type State = z.infer<typeof State>;
 
@@ -52,6 +57,10 @@ const LOOKUP =
   /\b(consult\w*|ver|check|look|mi reserva|my booking|ma reservation|meine reservierung|la mia prenotazione)|моя бронь/u;
 const STOP =
   /^(no|nada|olvidalo|olvidalo|dejalo|stop|salir|quit|never ?mind|laisse|lascia|vergiss|нет|хватит|रहने दो)\b/u;
+/** Declining the optional e-mail (issue 28 §2), besides {@link STOP}. */
+const SKIP = /^(no\b|non\b|nein\b|nope|skip|salt|omit|paso|passe|sin |senza|ohne|без|नहीं)/u;
+/** Something that may be an e-mail address in a message. */
+const EMAIL_IN = /[^\s@<>()]+@[^\s@<>()]+/;
 /** A reservation code: 6 characters of the code alphabet, with at least one digit. */
 const CODE = /\b(?=[A-Z2-9]*\d)[A-HJ-NP-Z2-9]{6}\b/;
 
@@ -91,6 +100,11 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
     if (!turn.bot.settings.enable_reservations || turn.inbound.follower.id === 'anonymous') return undefined;
     const key = { chatbotId: turn.bot.id, channel: turn.inbound.channel, chatId: turn.inbound.follower.id };
     const { lang, t } = textsFor(turn.bot.idioma);
+    const mt = VISITOR_MAIL_TEXTS[lang];
+    /** Issue 28 §2: a website visitor is asked for an optional e-mail (consent line included). */
+    const web = MAIL_CHANNELS.has(key.channel);
+    const ask = (field: MissingField) =>
+      field === 'email' && web ? `${t.askEmail} ${mt.consent}` : t[ASK[field]];
     const text = turn.inbound.text;
     const folded = fold(text);
     const config = await bookings.config(turn.bot.id);
@@ -142,6 +156,23 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
       };
     }
 
+    // Issue 28 §2: the answer to the optional e-mail question after a web booking.
+    if (state?.step === 'email' && state.code) {
+      const typed = EMAIL_IN.exec(text)?.[0];
+      if (typed) {
+        const email = VisitorEmail.safeParse(typed.replace(/[.,;:!?]+$/, ''));
+        if (!email.success) return { reply: mt.mailInvalid };
+        await save(null);
+        const v = await call('reservations_email', { code: state.code, email: email.data });
+        if (v.error) return { reply: refused(v, state.code) };
+        return { reply: fillText(mt.mailSaved, { email: email.data }) };
+      }
+      await save(null);
+      if (STOP.test(folded) || SKIP.test(folded)) return { reply: mt.mailSkipped };
+      // Anything else: the question is dropped and the message goes on as any other.
+      state = null;
+    }
+
     if (state && STOP.test(folded) && state.asking === undefined) {
       await save(null);
       return { reply: t.abandoned };
@@ -186,12 +217,13 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
       if (value === null) {
         if (state.asking === 'phone') return { reply: t.badPhone };
         if (state.asking === 'email') return { reply: t.badEmail };
-        return { reply: t[ASK[state.asking]] };
+        return { reply: ask(state.asking) };
       }
       const field = { name: 'customer_name', phone: 'phone', email: 'email', party_size: 'party_size' }[
         state.asking
       ];
-      return afterBooking(await call('reservations_confirm', { code: state.code, [field]: value }), state);
+      const next = state.asking === 'email' && web ? { ...state, mailTo: String(value) } : state;
+      return afterBooking(await call('reservations_confirm', { code: state.code, [field]: value }), next);
     }
     return undefined;
 
@@ -267,14 +299,23 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
       const missing = v.missing ?? [];
       if (v.status === 'confirmed' && missing.length === 0) {
         await save(null);
-        return {
-          reply: fillText(t.confirmed, {
-            business: turn.bot.business_name,
-            when: when(v),
-            party: partyText(t, v.party_size ?? null),
-            code: v.code,
-          }),
-        };
+        const confirmed = fillText(t.confirmed, {
+          business: turn.bot.business_name,
+          when: when(v),
+          party: partyText(t, v.party_size ?? null),
+          code: v.code,
+        });
+        if (!web || s.changing) return { reply: confirmed };
+        // Issue 28 §2: the e-mail given as a detail (consent asked with it), or the optional question.
+        const given = VisitorEmail.safeParse(s.mailTo ?? '');
+        if (given.success) {
+          const mailed = await call('reservations_email', { code: v.code, email: given.data });
+          if (!mailed.error)
+            return { reply: `${confirmed}\n${fillText(mt.mailSaved, { email: given.data })}` };
+          return { reply: confirmed };
+        }
+        await save({ step: 'email', offered: [], code: v.code });
+        return { reply: `${confirmed}\n\n${mt.askMail}` };
       }
       const next = missing[0]!;
       await save({
@@ -283,8 +324,9 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
         code: v.code,
         asking: next,
         ...(s.partySize ? { partySize: s.partySize } : {}),
+        ...(s.mailTo ? { mailTo: s.mailTo } : {}),
       });
-      return { reply: t[ASK[next]] };
+      return { reply: ask(next) };
     }
   };
 }

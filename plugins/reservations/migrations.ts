@@ -90,4 +90,26 @@ export const migrations: Record<string, Migration> = {
          DROP COLUMN changed_at, DROP COLUMN changed_by, DROP COLUMN changed_from`,
     ],
   }),
+  // Issue 28 §2: a web or IALanding visitor's e-mail given with consent (confirmation, reminders and
+  // the owner's late replies by mail), and when they unsubscribed (no more mails for the booking).
+  '202611280000_reservations_visitor_mail': sqlMigration({
+    up: [
+      `ALTER TABLE reservations_v1
+         ADD COLUMN email_consent_at timestamptz,
+         ADD COLUMN email_unsubscribed_at timestamptz`,
+      // The last late-reply mail of each visitor's conversation (reply-mails.ts: one per 10 min).
+      `CREATE TABLE reservation_reply_mails (
+          chatbot_id text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+          channel text NOT NULL,
+          chat_id text NOT NULL,
+          mailed_at timestamptz NOT NULL,
+          mailed_until timestamptz NOT NULL,
+          PRIMARY KEY (chatbot_id, channel, chat_id)
+        )`,
+    ],
+    down: [
+      'DROP TABLE reservation_reply_mails',
+      'ALTER TABLE reservations_v1 DROP COLUMN email_consent_at, DROP COLUMN email_unsubscribed_at',
+    ],
+  }),
 };

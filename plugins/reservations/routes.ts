@@ -64,6 +64,13 @@ function startOfDay(date: string, timezone: string): Date {
   return instantOf(date, '00:00', timezone) ?? instantOf(date, '01:00', timezone)!;
 }
 
+/** Issue 28 §2: whether the visitor gets this booking's mails (the migration's columns, read from the row). */
+function mailState(r: Reservation): Pick<ReservationRow, 'mail'> {
+  const m = r as Reservation & { email_consent_at?: Date | null; email_unsubscribed_at?: Date | null };
+  if (!r.customer_email || !m.email_consent_at) return {};
+  return { mail: m.email_unsubscribed_at ? 'off' : 'on' };
+}
+
 function row(r: Reservation, timezone: string): ReservationRow {
   return {
     id: r.reservation_id,
@@ -76,6 +83,7 @@ function row(r: Reservation, timezone: string): ReservationRow {
     customer_name: r.customer_name,
     customer_contact: r.customer_contact,
     customer_email: r.customer_email,
+    ...mailState(r),
     party_size: r.party_size,
     reason: r.reason,
     service: r.service,

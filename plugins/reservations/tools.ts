@@ -15,7 +15,9 @@ import { z } from 'zod';
 import { ANONYMOUS_FOLLOWER } from '../../engine/conversation/engine.ts';
 import { defineTool, type PluginTool, type ToolCall, type TurnBot } from '../../engine/registry/index.ts';
 import type { Asker } from './access.ts';
-import type { Reservation } from './queries.ts';
+import { MAIL_CHANNELS } from './mail-texts.ts';
+import { type MailContext, saveVisitorEmail } from './mails.ts';
+import type { Reservation, ReservationsDb } from './queries.ts';
 import { type BookingRefusal, type Bookings, HOLD_MS } from './service.ts';
 import { fillText, textsFor } from './texts.ts';
 
@@ -157,9 +159,19 @@ const Proof = {
     .describe('Or the e-mail given with the booking (same use as phone)'),
 };
 
-/** The tools, over one booking service. */
-export function reservationTools(bookings: Bookings): PluginTool[] {
+/** A visitor's e-mail for their booking's mails (issue 28 §2): zod's e-mail check, 200 characters at most. */
+export const VisitorEmail = z.string().trim().max(200).email();
+
+/**
+ * The tools, over one booking service; with `mail` (the plugin's context and store), also
+ * `reservations_email`, which keeps a web visitor's e-mail with their consent (issue 28 §2).
+ */
+export function reservationTools(
+  bookings: Bookings,
+  mail?: { ctx: MailContext; db: ReservationsDb },
+): PluginTool[] {
   return [
+    ...(mail ? [emailTool(bookings, mail)] : []),
     defineTool({
       name: 'reservations_free_slots',
       description:
@@ -258,4 +270,34 @@ export function reservationTools(bookings: Bookings): PluginTool[] {
       },
     }),
   ];
+}
+
+/**
+ * `reservations_email` (issue 28 §2): on the website (channels `web` and `ialanding`), the
+ * visitor's e-mail for one of their bookings, given with their consent, so the confirmation (with
+ * an .ics), the reminders and the owner's late replies reach them by mail (mails.ts). Elsewhere
+ * `not_web`; a code the visitor may not use is `not_found` as for the other tools.
+ */
+function emailTool(bookings: Bookings, mail: { ctx: MailContext; db: ReservationsDb }): PluginTool {
+  return defineTool({
+    name: 'reservations_email',
+    description:
+      'Only for website visitors: after a booking is confirmed, offer to send the confirmation and the reminders by e-mail (optional; say it is used only for this booking). When the visitor gives an address and agrees, call this with the booking code and the e-mail.',
+    input: z.object({
+      code: z.string().trim().min(4).max(12),
+      email: VisitorEmail.describe('The visitor’s e-mail address'),
+    }),
+    enabled,
+    async run(input, call) {
+      if (!MAIL_CHANNELS.has(call.turn.inbound.channel) || !follower(call))
+        return {
+          error: 'not_web',
+          message: 'E-mail is offered only to website visitors; nothing was stored.',
+        };
+      const r = await bookings.lookup(call.turn.bot.id, input.code, asker(call, {}));
+      if (!r.ok) return codeRefusalView(r, input.code, call.turn.bot);
+      await saveVisitorEmail(mail.ctx, mail.db, r.reservation, input.email);
+      return { ...reservationView(r.reservation), email: input.email, mails: 'confirmation and reminders' };
+    },
+  });
 }

@@ -94,6 +94,7 @@ export function ReservationItem({
             r.customer_name,
             r.customer_contact,
             r.customer_email,
+            r.mail ? t(`reservationsMail.${r.mail}`) : null,
             r.party_size ? t('reservations.people', { count: r.party_size }) : null,
           ]
             .filter(Boolean)
