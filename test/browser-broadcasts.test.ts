@@ -191,7 +191,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('broadcasts in C
     expect(await line('whatsapp').innerText()).toMatch(/WhatsApp \(número vinculado\)\s+1 seguidor/);
     expect(await line('web').innerText()).toMatch(/Web e IALanding\s+1 seguidor/);
     expect(await line('whatsappCloud').innerText()).toMatch(
-      /WhatsApp Cloud\s+2 seguidores\s+Necesitan una plantilla aprobada de WhatsApp — próximamente\. No se les envía\./,
+      /WhatsApp Cloud\s+2 seguidores\s+Necesitan la plantilla de difusión aprobada por Meta \(WhatsApp › Plantillas\)\. No se les envía\./,
     );
     await dialog.getByText('Llegará a 4 seguidores.').waitFor();
     // Focus is inside the dialog, on its send button.
@@ -229,7 +229,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('broadcasts in C
     );
     expect(await result.locator('[data-audience="whatsapp"]').innerText()).toMatch(/1 fallidos/);
     expect(await result.locator('[data-audience="whatsappCloud"]').innerText()).toMatch(
-      /2 omitidos: necesitan una plantilla aprobada/,
+      /2 omitidos: falta la plantilla de difusión aprobada/,
     );
     await shot(page, 'broadcast-result-1280.png');
 

@@ -85,11 +85,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('WhatsApp templa
     await page.goto(`${base}/configure`);
     const panel = page.getByTestId('whatsapp-templates');
     await panel.getByRole('heading', { name: 'Plantillas de mensajes de WhatsApp' }).waitFor();
-    await panel.getByText('0 aprobadas · 0 en revisión · 0 rechazadas · 35 sin enviar').waitFor();
+    await panel.getByText('0 aprobadas · 0 en revisión · 0 rechazadas · 42 sin enviar').waitFor();
 
     await panel.getByRole('button', { name: 'Enviar plantillas a Meta' }).click();
-    await panel.getByText('0 aprobadas · 35 en revisión · 0 rechazadas · 0 sin enviar').waitFor();
-    expect([...graph.templates.values()].filter((t) => t.wabaId === '9901')).toHaveLength(35);
+    await panel.getByText('0 aprobadas · 42 en revisión · 0 rechazadas · 0 sin enviar').waitFor();
+    expect([...graph.templates.values()].filter((t) => t.wabaId === '9901')).toHaveLength(42);
 
     // Meta's review by webhook; a follower silent for 25 hours gets the owner's late reply held.
     const hook = { url: `${base}/channels/whatsapp`, appSecret: APP_SECRET };
@@ -138,7 +138,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('WhatsApp templa
       'owner reply',
     );
     await page.reload();
-    await panel.getByText('7 aprobadas · 27 en revisión · 1 rechazadas · 0 sin enviar').waitFor();
+    await panel.getByText('7 aprobadas · 34 en revisión · 1 rechazadas · 0 sin enviar').waitFor();
     await panel.getByText('Motivo de Meta: INVALID_FORMAT').waitFor();
     const waiting = page.getByTestId('whatsapp-waiting');
     await waiting.getByText('Sí, Lucía: dos barras a tu nombre.').waitFor();

@@ -148,12 +148,12 @@ describe.each(DIALECTS)('WhatsApp message templates on %s', (kind) => {
     const { botId, headers } = await connected('plantillas@example.com', '6601', '8801');
     const before = await templates(botId, headers);
     expect(before.cloud).toBe(true);
-    expect(before.templates).toHaveLength(35);
+    expect(before.templates).toHaveLength(42);
     expect(new Set(before.templates.map((t) => t.status))).toEqual(new Set(['NOT_SUBMITTED']));
 
     await submit(botId, headers);
     const atMeta = [...graph.templates.values()].filter((t) => t.wabaId === '8801');
-    expect(atMeta).toHaveLength(35);
+    expect(atMeta).toHaveLength(42);
     const reminder = atMeta.find((t) => t.name === 'charla_booking_reminder_24h' && t.language === 'de')!;
     expect(reminder.category).toBe('UTILITY');
     expect(reminder.components[0]).toMatchObject({ type: 'BODY', text: TEMPLATE_BODIES.de.reminder_24h });
@@ -204,7 +204,7 @@ describe.each(DIALECTS)('WhatsApp message templates on %s', (kind) => {
 
     // Submitting again sends only the rejected ones, for a new review (an edit, not a duplicate).
     await submit(botId, headers);
-    expect([...graph.templates.values()].filter((t) => t.wabaId === '8801')).toHaveLength(35);
+    expect([...graph.templates.values()].filter((t) => t.wabaId === '8801')).toHaveLength(42);
     expect(of('charla_team_answered', 'fr')?.status).toBe('REJECTED');
     const again = await templates(botId, headers);
     expect(

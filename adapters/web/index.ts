@@ -13,6 +13,7 @@
 import type { ChannelAdapter, ChannelContext } from '../../engine/registry/index.ts';
 import { VisitorWakes } from './pushed-stream.ts';
 import { webRoutes } from './routes.ts';
+import { queueVisitorPush, visitorPushJobs } from './visitor-push.ts';
 
 /** The channel id on conversation rows written by the widget. */
 export const WEB = 'web';
@@ -39,12 +40,18 @@ export function createWebAdapter(): ChannelAdapter {
      * "Pushes" by letting the outbox store the message in the visitor's conversation: the widget
      * gets it (adapters/web/pushed-stream.ts). An anonymous visitor (no widget id) cannot get it.
      */
-    async send(_chatbotId, chatId) {
+    async send(chatbotId, chatId, message, to) {
       if (chatId === 'anonymous') throw new Error('an anonymous web visitor cannot receive messages');
+      // An IALanding visitor who subscribed their browser also gets a Web Push (issue 28 §2).
+      // A failure here must not refuse the message the visitor's page shows (it is logged).
+      await queueVisitorPush(need(), chatbotId, chatId, message, to).catch((err: unknown) =>
+        need().log.warn({ err }, 'visitor push not queued'),
+      );
     },
     async stop() {
       await wakes.close();
     },
     apiRoutes: webRoutes(need, wakes),
+    jobs: visitorPushJobs(need),
   };
 }

@@ -12,6 +12,8 @@
  * - `GET /api/web/:key/pushed`: messages sent to a visitor without them asking (reminders, replies),
  *   and `GET /api/web/:key/pushed/stream`, the same live as Server-Sent Events (pushed-stream.ts).
  * - `GET /api/web/:key/history`: a returning visitor's recent messages (history.ts, issue 27 §3).
+ * - `GET /api/web/:key/push/key`, `POST|DELETE /api/web/:key/push/subscriptions`: an IALanding
+ *   visitor's Web Push (visitor-push-routes.ts, issue 28 §2).
  * - `GET /api/ialanding/:slug`: the public IALanding: business, greeting, availability and files.
  * - `GET /widget.js`, `GET /widget/*`: the embeddable widget's files (built into dist/widget).
  * - `GET /ialanding/:slug` (a page): the dashboard's HTML with the landing's title, description and
@@ -28,6 +30,7 @@ import { ialandingRoutes } from './ialanding.ts';
 import { webOwnerRoutes } from './owner.ts';
 import { pushedRoutes } from './pushed.ts';
 import { pushedStreamRoutes, type VisitorWakes } from './pushed-stream.ts';
+import { visitorPushRoutes } from './visitor-push-routes.ts';
 import { widgetFileRoutes } from './widget-files.ts';
 
 export { WebMessageBody } from './chat.ts';
@@ -40,6 +43,7 @@ export function webRoutes(ctx: () => ChannelContext, wakes: VisitorWakes): Fasti
     await app.register(pushedRoutes(ctx));
     await app.register(pushedStreamRoutes(ctx, wakes));
     await app.register(historyRoutes(ctx));
+    await app.register(visitorPushRoutes(ctx));
     await app.register(ialandingRoutes(ctx));
     await app.register(widgetFileRoutes(ctx));
     await app.register(webOwnerRoutes(ctx));

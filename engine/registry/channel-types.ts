@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
+import type { JobHandler, ResolvedDefinition } from '../jobs/index.ts';
 import type { StoredObject } from '../storage/index.ts';
 import type {
   ChannelCapabilities,
@@ -131,6 +132,12 @@ export interface ChannelAdapter<Config = unknown, Settings = unknown> {
    */
   routes?: FastifyPluginAsync;
   apiRoutes?: FastifyPluginAsync;
+  /**
+   * The adapter's durable jobs (engine/jobs), registered at boot like plugins' `jobs` (build each
+   * with `pluginJob`); the adapter sends them with `ctx.jobs` (issue 28 §2: the IALanding visitors'
+   * Web Push, adapters/web/visitor-push.ts).
+   */
+  jobs?: Array<{ definition: ResolvedDefinition; handler: JobHandler<unknown> }>;
   /** Per-bot connections, for channels that hold them (see {@link ChannelConnections}). */
   connections?: ChannelConnections<Config>;
 }

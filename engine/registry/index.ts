@@ -326,9 +326,12 @@ export class Registry {
     }));
   }
 
-  /** Every plugin's job handlers. */
+  /** Every plugin's job handlers, then the channel adapters' (`plugin` is then `channel:<id>`). */
   jobs(): Array<{ plugin: string; job: PluginJob }> {
-    return this.all('jobs').flatMap(([plugin, list]) => list.map((job) => ({ plugin, job })));
+    const own = [...this.adapters.values()].flatMap((a) =>
+      (a.jobs ?? []).map((job) => ({ plugin: `channel:${a.id}`, job })),
+    );
+    return [...this.all('jobs').flatMap(([plugin, list]) => list.map((job) => ({ plugin, job }))), ...own];
   }
 
   /** Every plugin's recurring jobs. */

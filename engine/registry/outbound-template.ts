@@ -7,7 +7,16 @@
  * and on every other channel, it is ignored: the message's `text` goes out.
  */
 export interface OutboundTemplate {
-  /** One of Charla's utility templates (adapters/whatsapp/cloud/templates.ts). */
-  id: 'booking_confirmation' | 'reminder_24h' | 'reminder_2h' | 'booking_changed' | 'team_answered';
+  /**
+   * One of Charla's templates (adapters/whatsapp/cloud/templates.ts): the utility ones, and
+   * `broadcast`, the MARKETING template of an owner's broadcast (params: `[text]`, issue 28 §1).
+   */
+  id:
+    | 'booking_confirmation'
+    | 'reminder_24h'
+    | 'reminder_2h'
+    | 'booking_changed'
+    | 'team_answered'
+    | 'broadcast';
   params: Array<string | { when: string; timeZone: string }>;
 }

@@ -16,14 +16,25 @@ export const NOTHING_TO_SEND = 'Escribe un texto o selecciona un archivo';
 export const AUDIENCES = ['telegram', 'whatsapp', 'web', 'whatsappCloud'] as const;
 export type Audience = (typeof AUDIENCES)[number];
 
-/** Audiences a broadcast is sent to today (issue 27 §5); the others are counted and skipped. */
+/**
+ * Audiences a broadcast is always sent to (issue 27 §5); `whatsappCloud` only when the broadcast
+ * template is approved (issue 28 §1), otherwise its followers are counted and skipped.
+ */
 export const SENDABLE_AUDIENCES: readonly Audience[] = ['telegram', 'whatsapp', 'web'];
 
 /**
- * Why a recipient was skipped: `template`, a WhatsApp Cloud follower (an approved template is
- * needed, issue 28); `blocked`, a follower who blocked the bot and has not written since.
+ * Meta's name of Charla's MARKETING broadcast template (adapters/whatsapp/cloud/templates.ts
+ * `TEMPLATE_NAMES.broadcast`): Cloud API followers get a broadcast as this template, its one
+ * parameter the owner's text (issue 28 §1).
  */
-export const SKIP_REASONS = ['template', 'blocked'] as const;
+export const BROADCAST_TEMPLATE_NAME = 'charla_broadcast';
+
+/**
+ * Why a recipient was skipped: `template`, a WhatsApp Cloud follower while the broadcast template
+ * is not approved (issue 28); `blocked`, a follower who blocked the bot and has not written since;
+ * `optedOut`, a follower who wrote STOP / BAJA (issue 28 §1).
+ */
+export const SKIP_REASONS = ['template', 'blocked', 'optedOut'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** One audience before sending: followers who get it (`count`) and who are left out (`leftOut`). */
@@ -33,7 +44,10 @@ export const AudienceCount = z.object({
   count: z.number().int(),
   /** Followers on this audience it skips: blocked the bot, or (whatsappCloud) every one of them. */
   leftOut: z.number().int(),
-  /** Whether a broadcast reaches this audience today (false for `whatsappCloud`: issue 28). */
+  /**
+   * Whether a broadcast reaches this audience now (`whatsappCloud`: only with the broadcast
+   * template approved, sent as a MARKETING template Meta bills per message, issue 28 §1).
+   */
   sendable: z.boolean(),
   /** Why `leftOut` followers are skipped, when they all are for one reason. */
   reason: z.enum(SKIP_REASONS).nullable(),

@@ -2,7 +2,8 @@
  * Broadcasts (issue 14 §3, issue 27 §5; spec 001 §5, §7 `POST /api/telegram-broadcast`, §8): the
  * owner sees the audience per channel, then sends a text, one of the bot's stored files, or a
  * recorded voice note with an effect to every follower of the bot on Telegram, a WhatsApp linked
- * number and the web (WhatsApp Cloud followers are counted and skipped until templates exist), as a durable job with a row per recipient (sender.ts), with its progress and
+ * number and the web, and WhatsApp Cloud followers as the approved MARKETING template `charla_broadcast`
+ * once Meta approved it (issue 28 §1; skipped before), leaving out who wrote STOP / BAJA (optout.ts), as a durable job with a row per recipient (sender.ts), with its progress and
  * history. Through the registry: owner routes, a job, its own tables; the voice effect comes from
  * the audio-effects plugin, as a service plugins/index.ts hands over.
  */
@@ -18,8 +19,9 @@ import {
 } from '../../engine/registry/index.ts';
 import { PRESETS, type RecordingEffects, VOICE_SEND_ERROR } from '../audio-effects/api.ts';
 import { AudienceAnswer, BroadcastsAnswer, NO_AUDIENCE_CODE, NOTHING_TO_SEND } from './api.ts';
-import { audienceMembers, countAudience } from './audience.ts';
+import { audienceMembers, cloudTemplateApproved, countAudience } from './audience.ts';
 import { migrations } from './migrations.ts';
+import { optoutMiddleware } from './optout.ts';
 import {
   type BroadcastsDb,
   broadcastsDb,
@@ -78,8 +80,9 @@ function routes(ctx: PluginContext, db: BroadcastsDb, effects: BroadcastEffects)
             'of one of the bot’s stored files), or an `audio` recording with a `preset` (a voice effect; the note goes out ' +
             'as a voice note). To every follower who has not blocked the bot on Telegram (at most 29 messages a second), a ' +
             'WhatsApp linked number (one a second) and the web widget or IALanding (stored in their thread, live on an ' +
-            'open widget), as a durable job; WhatsApp Cloud followers are counted and skipped (they need an approved ' +
-            'template, issue 28). Answers `{broadcastId, total, skipped}` at once; progress comes from ' +
+            'open widget) and WhatsApp Cloud followers as the approved MARKETING template `charla_broadcast` (the text its ' +
+            'parameter; skipped while it is not approved in the bot’s language, issue 28 §1), leaving out followers who ' +
+            'opted out (STOP / BAJA), as a durable job. Answers `{broadcastId, total, skipped}` at once; progress comes from ' +
             '`GET /api/broadcasts/:chatbotId`. 400 "Escribe un texto o selecciona un archivo" with nothing to send, ' +
             '"Error al enviar el audio." for a recording that cannot be processed, "Error al enviar archivo: {error}" for ' +
             'an unknown file, `code: "noAudience"` (text in the `x-app-language` or Accept-Language language) when it would ' +
@@ -168,8 +171,9 @@ function routes(ctx: PluginContext, db: BroadcastsDb, effects: BroadcastEffects)
           description:
             'Issue 27 §5: the bot’s followers per audience (`telegram`, `whatsapp` for a linked number, `web` for the ' +
             'widget and IALanding visitors, `whatsappCloud`) as `count` (who a broadcast sent now goes to) and ' +
-            '`leftOut` (who blocked the bot; every WhatsApp Cloud follower, `reason: "template"`: they need an approved ' +
-            'template, issue 28), and `reachable`, the sum of `count` (a broadcast to 0 is refused). The owner’s test ' +
+            '`leftOut` (who blocked the bot, `optedOut` who wrote STOP / BAJA; every WhatsApp Cloud follower, ' +
+            '`reason: "template"`, while the broadcast template is not approved in the bot’s language: issue 28 §1; ' +
+            'once it is, `whatsappCloud` is `sendable`, billed by Meta per marketing message), and `reachable`, the sum of `count` (a broadcast to 0 is refused). The owner’s test ' +
             'chats are never counted. 404 for another owner’s bot.',
           tags: ['conversations'],
           params: AudienceParams,
@@ -179,7 +183,7 @@ function routes(ctx: PluginContext, db: BroadcastsDb, effects: BroadcastEffects)
       async (req) => {
         const { chatbotId } = AudienceParams.parse(req.params);
         const bot = await ownedBot(req, chatbotId);
-        return countAudience(await audienceMembers(db, bot.id));
+        return countAudience(await audienceMembers(db, bot.id), await cloudTemplateApproved(db, bot.id));
       },
     );
   };
@@ -195,6 +199,8 @@ export function createBroadcastsPlugin(deps: { effects: BroadcastEffects }): Fea
       const db = broadcastsDb(ctx.db);
       return {
         jobs: [pluginJob(broadcastJob, broadcastHandler(ctx, db))],
+        // Issue 28 §1: STOP / BAJA opts a WhatsApp follower out of broadcasts, ALTA / START back in.
+        middleware: [optoutMiddleware(db)],
         routes: { prefix: '', plugin: routes(ctx, db, deps.effects) },
         // Issue 26 §5: the owner's broadcasts in their export (the tables cascade on deletion).
         ownerData: { export: async (ownerId) => ({ broadcasts: await ownerBroadcasts(db, ownerId) }) },

@@ -60,4 +60,18 @@ export const migrations: Record<string, Migration> = {
       'ALTER TABLE broadcast_recipients DROP COLUMN audience',
     ],
   }),
+  // Issue 28 §1: followers who wrote STOP / BAJA (optout.ts) are left out of every broadcast
+  // until they write ALTA / START.
+  '202611271700_broadcast_optouts': sqlMigration({
+    up: [
+      `CREATE TABLE broadcast_optouts (
+          chatbot_id text NOT NULL REFERENCES chatbots(id) ON DELETE CASCADE,
+          channel text NOT NULL,
+          chat_id text NOT NULL,
+          opted_out_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (chatbot_id, channel, chat_id)
+        )`,
+    ],
+    down: ['DROP TABLE broadcast_optouts'],
+  }),
 };

@@ -28,7 +28,7 @@ export async function createBroadcast(
   then: (trx: BroadcastsDb, id: string) => Promise<void>,
 ): Promise<{ id: string; total: number; skipped: number } | null> {
   return db.transaction().execute(async (trx) => {
-    const members = await audienceMembers(trx as unknown as BroadcastsDb, b.chatbotId);
+    const members = await audienceMembers(trx as unknown as BroadcastsDb, b.chatbotId, b.text.trim() !== '');
     const total = members.filter((m) => m.skip === null).length;
     if (total === 0) return null;
     const row = await trx
@@ -146,7 +146,7 @@ export async function settleInterrupted(
 export async function nextPending(db: BroadcastsDb, id: string, n: number) {
   return db
     .selectFrom('broadcast_recipients')
-    .select(['channel', 'chat_id'])
+    .select(['channel', 'chat_id', 'audience'])
     .where('broadcast_id', '=', id)
     .where('status', '=', 'pending')
     .orderBy(sendOrder('channel'))

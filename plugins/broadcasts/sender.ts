@@ -190,7 +190,12 @@ export function broadcastHandler(
         pace.starts.push(Date.now());
         if (pace.starts.length > pace.perWindow) pace.starts.shift();
         try {
-          await ctx.send({ chatbotId: b.chatbot_id, channel: r.channel, chatId: r.chat_id }, message, {
+          // Issue 28 §1: a Cloud API follower outside the 24-hour window gets the MARKETING template.
+          const out: OutboundMessage =
+            r.audience === 'whatsappCloud'
+              ? { ...message, template: { id: 'broadcast', params: [b.text] } }
+              : message;
+          await ctx.send({ chatbotId: b.chatbot_id, channel: r.channel, chatId: r.chat_id }, out, {
             sender: 'owner',
             broadcast: true,
           });

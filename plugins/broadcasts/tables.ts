@@ -36,11 +36,19 @@ export interface BroadcastBlockedTable {
   chat_id: string;
   blocked_at: Timestamp;
 }
+/** A follower who wrote STOP / BAJA (issue 28 §1): no broadcast reaches them until ALTA / START. */
+export interface BroadcastOptoutsTable {
+  chatbot_id: string;
+  channel: string;
+  chat_id: string;
+  opted_out_at: Timestamp;
+}
 /** The plugin's tables by name. */
 type Tables = {
   broadcasts: BroadcastsTable;
   broadcast_recipients: BroadcastRecipientsTable;
   broadcast_blocked: BroadcastBlockedTable;
+  broadcast_optouts: BroadcastOptoutsTable;
 };
 /** The store with the plugin's tables. */
 export type BroadcastsDb = Kysely<Database & Tables>;

@@ -12,9 +12,8 @@
  * push route is off (`pushAvailable: false`).
  */
 import { createHash } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { privateHost } from '../../engine/net.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
 import type { NotificationsDb } from './queries.ts';
 
@@ -127,24 +126,8 @@ export async function deleteSubscription(
   return Number(r.numDeletedRows) > 0;
 }
 
-/**
- * Whether an endpoint's host is, or resolves to, an address that is not public unicast (loopback,
- * private, link-local, unique-local, …: ipaddr.js `range()`). An unresolvable host counts as
- * private (nothing is sent to it).
- */
-export async function privateHost(endpoint: string): Promise<boolean> {
-  const host = new URL(endpoint).hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  if (ipaddr.isValid(host)) addresses = [host];
-  else {
-    try {
-      addresses = (await lookup(host, { all: true })).map((a) => a.address);
-    } catch {
-      return true;
-    }
-  }
-  return addresses.length === 0 || addresses.some((a) => ipaddr.process(a).range() !== 'unicast');
-}
+/** See engine/net.ts (shared with the IALanding visitors' push, adapters/web/visitor-push.ts). */
+export { privateHost };
 
 /** Time a push waits at the push service for an offline browser, s (a day). */
 const TTL_S = 86_400;

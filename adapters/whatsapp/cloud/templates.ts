@@ -21,6 +21,7 @@ export const TEMPLATE_IDS: readonly TemplateId[] = [
   'reminder_2h',
   'booking_changed',
   'team_answered',
+  'broadcast',
 ];
 
 /** Meta's template name of each id (lowercase letters, digits and underscores, as Meta requires). */
@@ -30,7 +31,21 @@ export const TEMPLATE_NAMES: Record<TemplateId, string> = {
   reminder_2h: 'charla_booking_reminder_2h',
   booking_changed: 'charla_booking_changed',
   team_answered: 'charla_team_answered',
+  broadcast: 'charla_broadcast',
 };
+
+/**
+ * Meta's category of each template: the utility ones are UTILITY; `broadcast` (an owner's news to
+ * their followers, issue 28 §1) is MARKETING, which Meta bills per message and lets followers stop.
+ */
+export function templateCategory(id: TemplateId): 'UTILITY' | 'MARKETING' {
+  return id === 'broadcast' ? 'MARKETING' : 'UTILITY';
+}
+
+/** Most characters of one body parameter: 200, the broadcast's text 900 (Meta: body ≤ 1024). */
+export function paramMaxLength(id: TemplateId): number {
+  return id === 'broadcast' ? 900 : 200;
+}
 
 /** The id of a Meta template name, or undefined for a template that is not Charla's. */
 export function templateIdOf(name: string): TemplateId | undefined {
@@ -52,6 +67,7 @@ export const TEMPLATE_BODIES: Record<LangCode, Record<TemplateId, string>> = {
       'Hola, hay un cambio en tu reserva en {{1}} (código {{2}}): {{3}}. Responde a este mensaje si tienes alguna duda.',
     team_answered:
       'Hola, el equipo de {{1}} ha respondido a tu mensaje. Responde a este mensaje para leer la respuesta.',
+    broadcast: 'Novedades: {{1}} Responde BAJA para no recibir más mensajes.',
   },
   en: {
     booking_confirmation:
@@ -63,6 +79,7 @@ export const TEMPLATE_BODIES: Record<LangCode, Record<TemplateId, string>> = {
       'Hello, there is a change to your booking at {{1}} (code {{2}}): {{3}}. Reply to this message if you have any questions.',
     team_answered:
       'Hello, the team at {{1}} has answered your message. Reply to this message to read the answer.',
+    broadcast: 'News: {{1}} Reply STOP to stop receiving these messages.',
   },
   fr: {
     booking_confirmation:
@@ -75,6 +92,7 @@ export const TEMPLATE_BODIES: Record<LangCode, Record<TemplateId, string>> = {
       'Bonjour, votre réservation chez {{1}} (code {{2}}) a changé : {{3}}. Répondez à ce message pour toute question.',
     team_answered:
       'Bonjour, l’équipe de {{1}} a répondu à votre message. Répondez à ce message pour lire la réponse.',
+    broadcast: 'Nouveautés : {{1}} Répondez STOP pour ne plus recevoir ces messages.',
   },
   de: {
     booking_confirmation:
@@ -86,6 +104,7 @@ export const TEMPLATE_BODIES: Record<LangCode, Record<TemplateId, string>> = {
       'Hallo, deine Reservierung bei {{1}} (Code {{2}}) hat sich geändert: {{3}}. Antworte auf diese Nachricht, wenn du Fragen hast.',
     team_answered:
       'Hallo, das Team von {{1}} hat auf deine Nachricht geantwortet. Antworte auf diese Nachricht, um die Antwort zu lesen.',
+    broadcast: 'Neuigkeiten: {{1}} Antworte STOPP, um keine solchen Nachrichten mehr zu erhalten.',
   },
   it: {
     booking_confirmation:
@@ -97,6 +116,7 @@ export const TEMPLATE_BODIES: Record<LangCode, Record<TemplateId, string>> = {
       'Ciao, la tua prenotazione presso {{1}} (codice {{2}}) è cambiata: {{3}}. Rispondi a questo messaggio per qualsiasi domanda.',
     team_answered:
       'Ciao, il team di {{1}} ha risposto al tuo messaggio. Rispondi a questo messaggio per leggere la risposta.',
+    broadcast: 'Novità: {{1}} Rispondi BASTA per non ricevere più questi messaggi.',
   },
   ru: {
     booking_confirmation:
@@ -108,6 +128,7 @@ export const TEMPLATE_BODIES: Record<LangCode, Record<TemplateId, string>> = {
       'Здравствуйте! Ваша бронь в {{1}} (код {{2}}) изменилась: {{3}}. Ответьте на это сообщение, если есть вопросы.',
     team_answered:
       'Здравствуйте! Команда {{1}} ответила на ваше сообщение. Ответьте на это сообщение, чтобы прочитать ответ.',
+    broadcast: 'Новости: {{1}} Ответьте СТОП, чтобы больше не получать такие сообщения.',
   },
   hi: {
     booking_confirmation:
@@ -118,6 +139,7 @@ export const TEMPLATE_BODIES: Record<LangCode, Record<TemplateId, string>> = {
     booking_changed:
       'नमस्ते, {{1}} में आपकी बुकिंग (कोड {{2}}) में बदलाव हुआ है: {{3}}। कोई सवाल हो तो इस संदेश का जवाब दें।',
     team_answered: 'नमस्ते, {{1}} की टीम ने आपके संदेश का जवाब दिया है। जवाब पढ़ने के लिए इस संदेश का जवाब दें।',
+    broadcast: 'नई जानकारी: {{1}} ये संदेश बंद करने के लिए STOP लिखें।',
   },
 };
 
@@ -132,10 +154,22 @@ const EXAMPLES: Record<LangCode, { when: string; change: string }> = {
   hi: { when: 'शुक्रवार, 12 दिसंबर, रात 9:00', change: 'बुकिंग रद्द कर दी गई है' },
 };
 
+/** An example of an owner's broadcast text, per language (Meta's review of `broadcast`). */
+const BROADCAST_EXAMPLES: Record<LangCode, string> = {
+  es: 'Este sábado abrimos la terraza con música en directo.',
+  en: 'This Saturday we open the terrace with live music.',
+  fr: 'Ce samedi, nous ouvrons la terrasse avec de la musique live.',
+  de: 'Diesen Samstag öffnen wir die Terrasse mit Livemusik.',
+  it: 'Questo sabato apriamo la terrazza con musica dal vivo.',
+  ru: 'В эту субботу мы открываем террасу с живой музыкой.',
+  hi: 'इस शनिवार हम लाइव संगीत के साथ छत खोल रहे हैं।',
+};
+
 /** The example parameters of one template in one language (`example.body_text[0]`). */
 function exampleParams(id: TemplateId, lang: LangCode): string[] {
   const e = EXAMPLES[lang];
   if (id === 'team_answered') return ['Café Central'];
+  if (id === 'broadcast') return [BROADCAST_EXAMPLES[lang]];
   if (id === 'booking_changed') return ['Café Central', 'K7P2QX', e.change];
   return ['Café Central', e.when, 'K7P2QX'];
 }
@@ -145,14 +179,14 @@ export function templateCreateBody(id: TemplateId, lang: LangCode) {
   return {
     name: TEMPLATE_NAMES[id],
     language: lang,
-    category: 'UTILITY',
+    category: templateCategory(id),
     components: [
       { type: 'BODY', text: TEMPLATE_BODIES[lang][id], example: { body_text: [exampleParams(id, lang)] } },
     ],
   };
 }
 
-/** Every (template, language) pair Charla ships: 5 × 7. */
+/** Every (template, language) pair Charla ships: 6 × 7 (five UTILITY, one MARKETING). */
 export function catalogue(): Array<{ id: TemplateId; name: string; language: LangCode }> {
   return TEMPLATE_IDS.flatMap((id) =>
     LANG_CODES.map((language) => ({ id, name: TEMPLATE_NAMES[id], language })),
@@ -192,7 +226,7 @@ export function templateParams(intent: OutboundTemplate, lang: LangCode): string
   for (let i = 0; i < paramCount(intent.id); i++) {
     const p = intent.params[i];
     const raw = p === undefined ? '' : typeof p === 'string' ? p : formatWhen(lang, p.when, p.timeZone);
-    const flat = raw.replace(/\s+/g, ' ').trim().slice(0, 200);
+    const flat = raw.replace(/\s+/g, ' ').trim().slice(0, paramMaxLength(intent.id));
     out.push(flat || '-');
   }
   return out;

@@ -2,8 +2,8 @@
  * The audience of a broadcast per channel (issue 27 §5), as the owner sees it before sending: in
  * the broadcast bar and in the confirmation dialog. Telegram, a WhatsApp linked number and the web
  * (widget and IALanding visitors) with how many get it and how many are left out (blocked the
- * bot); WhatsApp Cloud followers counted and marked as needing an approved template (issue 28),
- * never sent to.
+ * bot, or asked not to get broadcasts: issue 28 §1); WhatsApp Cloud followers counted and marked
+ * as needing the approved broadcast template until Meta approves it (issue 28 §1), then sent to.
  */
 import { useTranslation } from 'react-i18next';
 import type { AudienceAnswer, AudienceCount } from '../lib/broadcasts.ts';
@@ -40,7 +40,9 @@ export function AudienceList({ audience, heading }: { audience: AudienceAnswer; 
             <span className="basis-full text-xs text-amber-800">{t('broadcast.audience.template')}</span>
           ) : a.leftOut > 0 ? (
             <span className="basis-full text-xs text-slate-600">
-              {t('broadcast.audience.blocked', { count: a.leftOut })}
+              {t(a.reason === 'optedOut' ? 'broadcast.audience.optedOut' : 'broadcast.audience.blocked', {
+                count: a.leftOut,
+              })}
             </span>
           ) : null}
         </li>

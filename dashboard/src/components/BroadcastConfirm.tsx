@@ -3,7 +3,9 @@
  * `window.confirm`: a modal dialog (role dialog, aria-modal, labelled by its title, described by
  * its summary) that shows what is sent and the audience per channel, fresh from the server; focus
  * moves into it, Tab stays inside, Escape or Cancel closes it and focus returns to where it was.
- * Sending is offered only when the broadcast reaches someone.
+ * Sending is offered only when the broadcast reaches someone. When WhatsApp Cloud followers get it
+ * (the broadcast template is approved, issue 28 §1) it says how many, as that template, and that
+ * Meta charges each marketing message (with a link to Meta's prices).
  */
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,6 +31,7 @@ export function BroadcastConfirm({
   const descId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const reachable = audience?.reachable ?? 0;
+  const cloud = audience?.audiences.find((a) => a.audience === 'whatsappCloud' && a.sendable && a.count > 0);
   useEscape(onCancel);
 
   // Focus goes into the dialog at once (its panel while the counts load) and back on close.
@@ -91,6 +94,22 @@ export function BroadcastConfirm({
         ) : (
           <AudienceList audience={audience} heading={t('broadcast.audience.title')} />
         )}
+        {cloud ? (
+          <div data-cloud-cost="" className="space-y-1">
+            <p className="text-sm text-slate-800">{t('broadcast.cloud.reach', { count: cloud.count })}</p>
+            <p className="rounded-lg border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+              {t('broadcast.cloud.cost')}{' '}
+              <a
+                href="https://developers.facebook.com/docs/whatsapp/pricing"
+                target="_blank"
+                rel="noreferrer"
+                className="font-medium underline"
+              >
+                {t('broadcast.cloud.pricing')}
+              </a>
+            </p>
+          </div>
+        ) : null}
         <p id={descId} className="text-sm font-medium text-slate-800">
           {audience && reachable === 0
             ? t('broadcast.noAudience')

@@ -12,6 +12,7 @@ import type { Ialanding, IalandingError, IalandingFile } from '../lib/web-chat.t
 import { ChatBar, Content, type DynamicItem, fileTitle, Library, Pending } from './IalandingParts.tsx';
 import { Logo } from './Logo.tsx';
 import { OfflineBanner } from './OfflineBanner.tsx';
+import { VisitorPushOffer } from './VisitorPushOffer.tsx';
 import { useWebChat } from './WebChatCore.tsx';
 
 /**
@@ -260,6 +261,10 @@ export function Landing({
             />
           )}
         </section>
+        {/* Issue 28 §2: browser notifications offered only once the visitor has written. */}
+        {data.charla_key && chat.messages.some((m) => !m.isBot) ? (
+          <VisitorPushOffer chatKey={data.charla_key} t={t} />
+        ) : null}
         <Library files={data.files} onShow={show} t={t} />
       </main>
       <ChatBar

@@ -24,6 +24,7 @@ const TEMPLATE_IDS = [
   'reminder_2h',
   'booking_changed',
   'team_answered',
+  'broadcast',
 ] as const;
 const LANGS = ['es', 'en', 'fr', 'de', 'it', 'ru', 'hi'] as const;
 const KNOWN_STATUS = ['NOT_SUBMITTED', 'PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED', 'ERROR'];

@@ -1,0 +1,272 @@
+/**
+ * Web Push to IALanding visitors (issue 28 §2: "browser web push (VAPID keys set by the operator, a
+ * standard library, permission asked only after the visitor engages) as a second route where
+ * configured"). A visitor who wrote on the IALanding (Charla's own origin, whose service worker
+ * /sw.js shows `push` payloads) may subscribe their browser; an owner's reply or a reminder pushed
+ * to them is then also sent as a Web Push through a durable job ({@link visitorPushJob}), so a
+ * push service's outage delays it and does not drop it; 404/410 deletes the subscription.
+ *
+ * The embeddable widget on third-party sites cannot register a service worker of Charla's origin:
+ * its visitors are reached by e-mail instead (plugins/reservations/reply-mails.ts).
+ *
+ * Uses the `web-push` package (RFC 8291 encryption, RFC 8292 VAPID) with the operator's
+ * `CHARLA_VAPID_PUBLIC_KEY` / `CHARLA_VAPID_PRIVATE_KEY` / `CHARLA_VAPID_SUBJECT` (the same keys as the
+ * owners' push, plugins/notifications) and `CHARLA_PUSH_ALLOW_PRIVATE=on` to allow endpoints on
+ * private addresses. Subscriptions are stored sealed (engine/secrets.ts) in
+ * `web_visitor_push_subscriptions` (migration 202611281200_visitor_push), found by the endpoint's SHA-256.
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { defineJob } from '../../engine/jobs/index.ts';
+import { privateHost } from '../../engine/net.ts';
+import {
+  type ChannelContext,
+  type OutboundMessage,
+  pluginJob,
+  type SendContext,
+} from '../../engine/registry/index.ts';
+
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+
+/** The operator's push settings as this adapter reads them from the environment (see the module comment). */
+const VisitorPushEnv = z.object({
+  CHARLA_VAPID_PUBLIC_KEY: optional,
+  CHARLA_VAPID_PRIVATE_KEY: optional,
+  CHARLA_VAPID_SUBJECT: optional,
+  CHARLA_PUSH_ALLOW_PRIVATE: optional,
+});
+
+/** The VAPID details when both keys are set, else null (visitor push off). */
+export function visitorVapid(env: Readonly<Record<string, string | undefined>>) {
+  const parsed = VisitorPushEnv.safeParse(env);
+  if (!parsed.success) return null;
+  const e = parsed.data;
+  if (!e.CHARLA_VAPID_PUBLIC_KEY || !e.CHARLA_VAPID_PRIVATE_KEY) return null;
+  const subject = e.CHARLA_VAPID_SUBJECT && /^(mailto:|https:\/\/)/.test(e.CHARLA_VAPID_SUBJECT);
+  return {
+    subject: subject ? (e.CHARLA_VAPID_SUBJECT as string) : 'mailto:charla@localhost',
+    publicKey: e.CHARLA_VAPID_PUBLIC_KEY,
+    privateKey: e.CHARLA_VAPID_PRIVATE_KEY,
+    allowPrivate: e.CHARLA_PUSH_ALLOW_PRIVATE === 'on',
+  };
+}
+
+/** A row of `web_visitor_push_subscriptions`. */
+interface VisitorPushTable {
+  endpoint_hash: string;
+  chatbot_id: string;
+  visitor_id: string;
+  endpoint_sealed: string;
+  keys_sealed: string;
+  created_at: Date;
+}
+type VisitorPushDb = Kysely<{
+  web_visitor_push_subscriptions: VisitorPushTable;
+  ialandings: { chatbot_id: string; slug: string; is_active: boolean };
+}>;
+const pushDb = (ctx: ChannelContext) => ctx.db as unknown as VisitorPushDb;
+
+/** SHA-256 (hex) of an endpoint: the row's key. */
+const hash = (endpoint: string) => createHash('sha256').update(endpoint).digest('hex');
+
+/** A browser's PushSubscription (`JSON.stringify` of it) with the visitor id of the IALanding. */
+export const VisitorSubscriptionBody = z
+  .object({
+    /** The browser's visitor id for this key (the same the chat sends). */
+    visitorId: z.string().min(1).max(128),
+    endpoint: z
+      .string()
+      .max(2000)
+      .url()
+      .refine((u) => u.startsWith('https://'), { message: 'must be an https URL' }),
+    keys: z.object({
+      p256dh: z
+        .string()
+        .min(20)
+        .max(200)
+        .regex(/^[A-Za-z0-9_-]+=*$/),
+      auth: z
+        .string()
+        .min(8)
+        .max(100)
+        .regex(/^[A-Za-z0-9_-]+=*$/),
+    }),
+    expirationTime: z.number().nullable().optional(),
+  })
+  .strip();
+/** See {@link VisitorSubscriptionBody}. */
+export type VisitorSubscriptionBody = z.infer<typeof VisitorSubscriptionBody>;
+
+/** Stores (or renews) a visitor's subscription; a subscription moves to whoever saves it last. */
+export async function saveVisitorSubscription(
+  ctx: ChannelContext,
+  chatbotId: string,
+  s: VisitorSubscriptionBody,
+): Promise<void> {
+  const row = {
+    chatbot_id: chatbotId,
+    visitor_id: s.visitorId,
+    endpoint_sealed: ctx.secrets.encrypt(s.endpoint),
+    keys_sealed: ctx.secrets.encrypt(JSON.stringify(s.keys)),
+    created_at: ctx.now(),
+  };
+  await pushDb(ctx)
+    .insertInto('web_visitor_push_subscriptions')
+    .values({ endpoint_hash: hash(s.endpoint), ...row })
+    .onConflict((oc) => oc.column('endpoint_hash').doUpdateSet(row))
+    .execute();
+}
+
+/** Deletes a subscription (of this bot only, when `chatbotId` is given). @returns whether one went. */
+export async function deleteVisitorSubscription(
+  ctx: ChannelContext,
+  endpoint: string,
+  chatbotId?: string,
+): Promise<boolean> {
+  let q = pushDb(ctx)
+    .deleteFrom('web_visitor_push_subscriptions')
+    .where('endpoint_hash', '=', hash(endpoint));
+  if (chatbotId) q = q.where('chatbot_id', '=', chatbotId);
+  const r = await q.executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** What a visitor's push carries (the service worker /sw.js shows it): `{ title, body, url, tag }`. */
+const VisitorPushPayload = z.object({
+  /** The business's name. */
+  title: z.string(),
+  /** The message's text, at most {@link MAX_BODY} characters. */
+  body: z.string(),
+  /** The IALanding's address, `/ialanding/<slug>`. */
+  url: z.string(),
+  /** One per bot: a newer message replaces the earlier notification. */
+  tag: z.string(),
+});
+
+/** A message for one visitor's browsers. */
+export const visitorPushJob = defineJob({
+  name: 'web.visitor-push',
+  data: z.object({ chatbotId: z.string(), visitorId: z.string(), payload: VisitorPushPayload }),
+  retryDelaySeconds: 30,
+  retryLimit: 8,
+  leaseSeconds: 60,
+  concurrency: 20,
+});
+
+/** Longest body of a visitor's push, characters. */
+const MAX_BODY = 200;
+/** Time a push waits at the push service for an offline browser, s (a day). */
+const TTL_S = 86_400;
+
+/**
+ * Queues the Web Push of a message sent to a web visitor outside a request (`to.sender` set: an
+ * owner's reply, a reminder) when push is configured, the visitor subscribed on the IALanding and
+ * the bot has an active IALanding. Nothing for a turn's reply (the visitor is on the page).
+ */
+export async function queueVisitorPush(
+  ctx: ChannelContext,
+  chatbotId: string,
+  visitorId: string,
+  message: OutboundMessage,
+  to: SendContext | undefined,
+): Promise<void> {
+  if (!to?.sender || to.inbound || !visitorVapid(ctx.env)) return;
+  const db = pushDb(ctx);
+  const subscribed = await db
+    .selectFrom('web_visitor_push_subscriptions')
+    .select('endpoint_hash')
+    .where('chatbot_id', '=', chatbotId)
+    .where('visitor_id', '=', visitorId)
+    .executeTakeFirst();
+  if (!subscribed) return;
+  const landing = await db
+    .selectFrom('ialandings')
+    .select('slug')
+    .where('chatbot_id', '=', chatbotId)
+    .where('is_active', '=', true)
+    .executeTakeFirst();
+  if (!landing) return;
+  const text = (message.text ?? '').trim() || '…';
+  const body = text.length > MAX_BODY ? `${text.slice(0, MAX_BODY - 1)}…` : text;
+  await ctx.jobs.send(visitorPushJob, {
+    chatbotId,
+    visitorId,
+    payload: {
+      title: to.bot.business_name,
+      body,
+      url: `/ialanding/${encodeURIComponent(landing.slug)}`,
+      tag: `charla-${chatbotId}`,
+    },
+  });
+}
+
+/**
+ * The job's handler: posts the payload to each of the visitor's subscriptions. 404/410 deletes
+ * that subscription; an endpoint on a private address (without `CHARLA_PUSH_ALLOW_PRIVATE=on`) is
+ * deleted without a post; any other failure is thrown after trying every subscription, so the job
+ * retries, unless one push service accepted it.
+ */
+export function visitorPushJobs(need: () => ChannelContext) {
+  return [
+    pluginJob(visitorPushJob, async (job) => {
+      const ctx = need();
+      const vapid = visitorVapid(ctx.env);
+      if (!vapid) return;
+      const rows = await pushDb(ctx)
+        .selectFrom('web_visitor_push_subscriptions')
+        .select(['endpoint_sealed', 'keys_sealed'])
+        .where('chatbot_id', '=', job.data.chatbotId)
+        .where('visitor_id', '=', job.data.visitorId)
+        .execute();
+      if (rows.length === 0) return;
+      const webpush = (await import('web-push')).default;
+      let sent = 0;
+      let failure: Error | null = null;
+      for (const row of rows) {
+        let endpoint: string;
+        let keys: { p256dh: string; auth: string };
+        try {
+          endpoint = ctx.secrets.decrypt(row.endpoint_sealed);
+          keys = JSON.parse(ctx.secrets.decrypt(row.keys_sealed)) as typeof keys;
+        } catch (err) {
+          ctx.log.warn({ err }, 'visitor push subscription unreadable (the instance secret changed?)');
+          continue;
+        }
+        if (!vapid.allowPrivate && (await privateHost(endpoint))) {
+          await deleteVisitorSubscription(ctx, endpoint);
+          ctx.log.warn('visitor push subscription on a private address: deleted');
+          continue;
+        }
+        const { subject, publicKey, privateKey } = vapid;
+        const req = webpush.generateRequestDetails({ endpoint, keys }, JSON.stringify(job.data.payload), {
+          vapidDetails: { subject, publicKey, privateKey },
+          TTL: TTL_S,
+          urgency: 'high',
+          contentEncoding: 'aes128gcm',
+        });
+        try {
+          const res = await fetch(req.endpoint, {
+            method: 'POST',
+            headers: req.headers as Record<string, string>,
+            body: req.body,
+            signal: AbortSignal.any([job.signal, AbortSignal.timeout(15_000)]),
+            redirect: 'error',
+          });
+          await res.body?.cancel();
+          if (res.status === 404 || res.status === 410) {
+            await deleteVisitorSubscription(ctx, endpoint);
+            ctx.log.info({ status: res.status }, 'visitor push subscription gone: deleted');
+          } else if (res.ok) sent++;
+          else failure = new Error(`push service answered ${res.status}`);
+        } catch (err) {
+          failure = err instanceof Error ? err : new Error(String(err));
+        }
+      }
+      if (failure && sent === 0) throw failure;
+    }),
+  ];
+}
