@@ -16,8 +16,8 @@ import { multipart } from './helpers/multipart.ts';
 import { type BotCall, type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
 
 const GREETING = readFileSync(new URL('../assets/demo/saludo-el-pato-pepe.ogg', import.meta.url));
-const FOLLOWERS = 500;
-const BLOCKED = [1000_007, 1000_123, 1000_250, 1000_333, 1000_499];
+const FOLLOWERS = 200;
+const BLOCKED = [1000_007, 1000_061, 1000_123, 1000_150, 1000_199];
 
 /** The largest number of calls in any window of `windowMs`. */
 function peakRate(calls: BotCall[], windowMs = 1000): number {
