@@ -150,6 +150,12 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('WhatsApp templa
       await panel.scrollIntoViewIfNeeded();
       await panel.screenshot({ path: join(SHOTS, `whatsapp-templates-${width}.png`) });
     }
+    // The follower's conversation says it too, with why (issue 28 §1: on the conversation).
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}/usuarios-conversaciones?chatbotId=${botId}&channel=whatsapp&userId=34611222333`);
+    const note = page.getByTestId('whatsapp-waiting-list');
+    await note.getByText('Sí, Lucía: dos barras a tu nombre.').waitFor();
+    await note.getByText(/Se envió la plantilla «El equipo ha respondido a tu mensaje»/).waitFor();
     await context.close();
   });
 });

@@ -325,4 +325,33 @@ describe.each(DIALECTS)('mails to web visitors on %s', (kind) => {
     // Nothing to Dan (the owner's own "new booking" notice goes to the owner, not the visitor).
     expect(mails.filter((m) => m.to !== 'pepe@example.com' && /Dan\b/.test(m.text))).toEqual([]);
   });
+
+  it('tells the visitor, in their thread, when the owner cancels their booking', async () => {
+    clock = new Date('2026-11-23T09:00:00Z');
+    expect(await book('web-eva-0001', 'Eva', '13:00')).toContain('Reserva confirmada');
+    const http = await app.http();
+    const rows = (
+      (
+        await http.inject({ method: 'GET', url: `/api/reservations/${botId}?period=all`, headers: auth() })
+      ).json() as {
+        reservations: Array<{ id: string; customer_name: string; code: string }>;
+      }
+    ).reservations;
+    const eva = rows.find((r) => r.customer_name === 'Eva')!;
+    const cancelled = await http.inject({
+      method: 'POST',
+      url: `/api/reservations/${botId}/${eva.id}/cancel`,
+      headers: auth(),
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const thread = async () =>
+      (
+        (
+          await http.inject({ method: 'GET', url: `/api/web/${key}/pushed?visitorId=web-eva-0001` })
+        ).json() as { messages: Array<{ text: string }> }
+      ).messages.map((m) => m.text);
+    await expect
+      .poll(thread, { timeout: 15_000 })
+      .toContainEqual(expect.stringContaining(`ha cancelado tu reserva ${eva.code}`));
+  });
 });

@@ -1,4 +1,5 @@
 import { definePlugin, type FeaturePlugin, pluginJob } from '../../engine/registry/index.ts';
+import { cancelNoticeHandler, cancelNoticeJob } from './cancel-notice.ts';
 import { calendarName } from './config.ts';
 import { reservationDialogue } from './dialogue.ts';
 import { BOOKING_EVENT } from './events.ts';
@@ -90,6 +91,7 @@ export function createReservationsPlugin(): FeaturePlugin {
           ),
           pluginJob(bookingMailJob, bookingMailHandler(ctx, db)),
           pluginJob(replyMailJob, replyMailHandler(ctx, db)),
+          pluginJob(cancelNoticeJob, cancelNoticeHandler(ctx, db)),
         ],
         routes: {
           prefix: '',

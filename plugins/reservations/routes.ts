@@ -30,6 +30,7 @@ import {
   SlotsAnswer,
   VIEWER_STATES,
 } from './api.ts';
+import { queueCancelNotice } from './cancel-notice.ts';
 import { calendarName, defaultConfig, ReservationConfig } from './config.ts';
 import { deleteReservation, findForBot, listForOwner, setFlags } from './owner-queries.ts';
 import { findConfig, type Reservation, type ReservationsDb, saveConfig } from './queries.ts';
@@ -319,7 +320,8 @@ export function reservationRoutes(
           summary: 'Cancels a reservation (the owner)',
           description:
             'Issue 27 §6: the owner cancels a held or confirmed reservation; its place is free at once, no reminder goes ' +
-            'out, and it stays in the viewer under "cancelled" with "by you" and the time (the booking event says ' +
+            'out, the follower is told on their channel (a durable job; the booking_changed template outside WhatsApp’s ' +
+            '24-hour window), and it stays in the viewer under "cancelled" with "by you" and the time (the booking event says ' +
             '`by: owner`). 404 when it is not this bot’s or is no longer active.',
           tags: ['reservations'],
           params: RowParams,
@@ -334,6 +336,8 @@ export function reservationRoutes(
         const found = await findForBot(db, bot.id, req.params.reservationId);
         const done = found ? await bookings.cancel(bot.id, found.reservation_code, OWNER) : null;
         if (!done?.ok) throw new AppError('NOT_FOUND', 'No existe esa reserva.');
+        // Issue 28 §1: the follower is told, on their channel (a template outside WhatsApp's window).
+        await queueCancelNotice(ctx, done.reservation.reservation_id);
         const config = await bookings.config(bot.id);
         return { reservation: row(done.reservation, config.timezone) };
       },

@@ -33,6 +33,7 @@ import { MediaPlayer } from './ChatBubble.tsx';
 import { enterSends, submitSends } from './ChatComposer.tsx';
 import { ReplyAttachment } from './ReplyAttachment.tsx';
 import { Alert, DangerButton, SrLabel } from './ui.tsx';
+import { WhatsAppWaiting } from './WhatsAppWaiting.tsx';
 
 /** The conversation with one follower: messages, reply box, pause switch, delete. */
 export function Conversation({
@@ -191,6 +192,12 @@ export function Conversation({
           <p role="status" className="w-full rounded-lg bg-amber-50 px-3 py-1.5 text-sm text-amber-900">
             {t('conversations.pausedUntil', { time: hhmm(pausedUntil) })}
           </p>
+        ) : null}
+        {channel === 'whatsapp' ? (
+          <div className="w-full">
+            {/* Issue 28 §1: what WhatsApp's closed window keeps waiting for this follower, and why. */}
+            <WhatsAppWaiting chatbotId={chatbotId} chatId={userId} quiet />
+          </div>
         ) : null}
       </header>
       <div

@@ -22,15 +22,24 @@ import { VoiceRecorder } from './VoiceRecorder.tsx';
 /** Below this width the list collapses and the tools hide behind buttons (Tailwind's `min-[700px]`). */
 const PHONE = '(max-width: 699px)';
 
-/** The whole screen for one bot. */
-export function Conversations({ chatbotId }: { chatbotId: string }) {
+/**
+ * The whole screen for one bot. `initial`: the conversation to open first (a notification's link
+ * straight to it, issue 27 §1: `?channel=&userId=`).
+ */
+export function Conversations({
+  chatbotId,
+  initial,
+}: {
+  chatbotId: string;
+  initial?: { channel: string; userId: string } | null;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [live, setLive] = useState(false);
   const [filter, setFilter] = useState<FollowersQuery>({});
   // The search waits for a pause in typing before asking the server.
   const [query, setQuery] = useState<FollowersQuery>({});
-  const [open, setOpen] = useState<{ channel: string; userId: string } | null>(null);
+  const [open, setOpen] = useState<{ channel: string; userId: string } | null>(initial ?? null);
   const [listShown, setListShown] = useState(true);
   const [tool, setTool] = useState<'phone' | 'broadcast' | null>(null);
   const threadRef = useRef<HTMLElement>(null);

@@ -11,12 +11,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { z } from 'zod';
-import type { TemplatesResponse, WaitingResponse } from '../../../adapters/whatsapp/cloud/template-api.ts';
+import type { TemplatesResponse } from '../../../adapters/whatsapp/cloud/template-api.ts';
 import { i18n } from '../i18n/index.ts';
 import { Button } from './ui.tsx';
+import { WhatsAppWaiting } from './WhatsAppWaiting.tsx';
 
 type Templates = z.infer<typeof TemplatesResponse>;
-type Waiting = z.infer<typeof WaitingResponse>;
 
 const TEMPLATE_IDS = [
   'booking_confirmation',
@@ -62,11 +62,6 @@ export function WhatsAppTemplates({ chatbotId }: { chatbotId: string }) {
   const templates = useQuery({
     queryKey: ['whatsapp-templates', chatbotId],
     queryFn: () => call<Templates>('GET', `${base}/templates`),
-    refetchInterval: 30_000,
-  });
-  const waiting = useQuery({
-    queryKey: ['whatsapp-waiting', chatbotId],
-    queryFn: () => call<Waiting>('GET', `${base}/waiting`),
     refetchInterval: 30_000,
   });
 
@@ -158,36 +153,7 @@ export function WhatsAppTemplates({ chatbotId }: { chatbotId: string }) {
       </ul>
       <div className="space-y-2" data-testid="whatsapp-waiting">
         <h4 className="text-sm font-semibold">{t('whatsapp.templates.waiting.title')}</h4>
-        {(waiting.data?.waiting.length ?? 0) === 0 ? (
-          <p className="text-sm text-slate-600">{t('whatsapp.templates.waiting.empty')}</p>
-        ) : (
-          <ul className="space-y-2">
-            {waiting.data!.waiting.map((w) => (
-              <li
-                key={w.id}
-                className={`rounded-lg border px-3 py-2 text-sm ${w.state === 'held' ? 'border-sky-200 bg-sky-50' : 'border-amber-300 bg-amber-50'}`}
-              >
-                <p className="font-medium">
-                  {w.name ?? w.phone ?? w.chatId}
-                  {w.phone && w.name ? (
-                    <span className="font-normal text-slate-600"> · +{w.phone}</span>
-                  ) : null}
-                  <span className="font-normal text-slate-600">
-                    {' · '}
-                    {t(`whatsapp.templates.waiting.from.${w.sender}`)} ·{' '}
-                    {new Date(w.createdAt).toLocaleString(i18n.language)}
-                  </span>
-                </p>
-                <p className="mt-1 line-clamp-2 break-words text-slate-800">{w.text}</p>
-                <p className="mt-1 text-xs font-medium text-slate-700">
-                  {t(`whatsapp.templates.waiting.reasons.${w.reason ?? 'no_approved_template'}`, {
-                    template: w.template ? t(`whatsapp.templates.names.${w.template}`) : '',
-                  })}
-                </p>
-              </li>
-            ))}
-          </ul>
-        )}
+        <WhatsAppWaiting chatbotId={chatbotId} />
       </div>
     </section>
   );

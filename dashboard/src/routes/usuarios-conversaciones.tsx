@@ -6,12 +6,28 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { Conversations } from '../components/Conversations.tsx';
 import { ForBot, PageShell } from '../components/PageShell.tsx';
 import { requireSession } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
 
+/**
+ * `?channel=&userId=` opens that conversation (the links of the owner's notifications, issue 27 §1;
+ * `chatbotId` and `reservation` may come too and are not needed here). Anything malformed is ignored.
+ */
+const Search = z.object({
+  channel: z.string().min(1).max(40).optional().catch(undefined),
+  // The router reads `userId=34611222333` as a number: taken back as the id's text.
+  userId: z
+    .union([z.string().min(1).max(200), z.number()])
+    .transform(String)
+    .optional()
+    .catch(undefined),
+});
+
 export const Route = createFileRoute('/usuarios-conversaciones')({
+  validateSearch: (search: Record<string, unknown>) => Search.parse(search),
   beforeLoad: requireSession,
   component: FollowersScreen,
 });
@@ -19,6 +35,8 @@ export const Route = createFileRoute('/usuarios-conversaciones')({
 function FollowersScreen() {
   const { t } = useTranslation();
   const bot = useQuery(myChatbotQuery);
+  const { channel, userId } = Route.useSearch();
+  const initial = channel && userId ? { channel, userId } : null;
   return (
     <PageShell className="min-h-dvh pb-16" main="mx-auto max-w-6xl space-y-4 px-4 py-6">
       <div className="flex flex-wrap items-end justify-between gap-2">
@@ -31,7 +49,7 @@ function FollowersScreen() {
         </Link>
       </div>
       <ForBot bot={bot} none={t('conversations.noBot')}>
-        {(chatbotId) => <Conversations chatbotId={chatbotId} />}
+        {(chatbotId) => <Conversations chatbotId={chatbotId} initial={initial} />}
       </ForBot>
     </PageShell>
   );
