@@ -337,7 +337,12 @@ export function reservationRoutes(
         const done = found ? await bookings.cancel(bot.id, found.reservation_code, OWNER) : null;
         if (!done?.ok) throw new AppError('NOT_FOUND', 'No existe esa reserva.');
         // Issue 28 §1: the follower is told, on their channel (a template outside WhatsApp's window).
-        await queueCancelNotice(ctx, done.reservation.reservation_id);
+        // The cancellation stands whatever happens to the notice: a failure to queue it is logged.
+        const { channel } = done.reservation;
+        if (channel && ctx.capabilities(channel)?.push === true)
+          await queueCancelNotice(ctx, done.reservation.reservation_id).catch((err: unknown) =>
+            req.log.error({ err }, 'the cancellation notice could not be queued'),
+          );
         const config = await bookings.config(bot.id);
         return { reservation: row(done.reservation, config.timezone) };
       },

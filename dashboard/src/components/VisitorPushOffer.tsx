@@ -33,9 +33,9 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/** Asks, registers, subscribes and tells the server; throws `denied` or any failure. */
-async function subscribe(chatKey: string, publicKey: string): Promise<void> {
-  if ((await Notification.requestPermission()) !== 'granted') throw new Error('denied');
+/** Asks, registers, subscribes and tells the server: `on`, `denied` (no permission) or `failed`. */
+async function subscribe(chatKey: string, publicKey: string): Promise<'on' | 'denied' | 'failed'> {
+  if ((await Notification.requestPermission()) !== 'granted') return 'denied';
   const reg = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
   await navigator.serviceWorker.ready;
   const sub =
@@ -51,7 +51,7 @@ async function subscribe(chatKey: string, publicKey: string): Promise<void> {
       keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
     }),
   });
-  if (!res.ok) throw new Error(`subscriptions ${res.status}`);
+  return res.ok ? 'on' : 'failed';
 }
 
 /** Where the offer is: not shown, offered, asking, on, or refused/failed. */
@@ -84,10 +84,9 @@ export function VisitorPushOffer({ chatKey, t }: { chatKey: string; t: TFunction
   const click = async () => {
     setState('busy');
     try {
-      await subscribe(chatKey, publicKey);
-      setState('on');
-    } catch (err) {
-      setState(err instanceof Error && err.message === 'denied' ? 'denied' : 'failed');
+      setState(await subscribe(chatKey, publicKey));
+    } catch {
+      setState('failed');
     }
   };
   if (state === 'on' || state === 'denied' || state === 'failed')
