@@ -4,6 +4,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
 
 /**
  * Whether an endpoint's host is, or resolves to, an address that is not public unicast (loopback,
@@ -24,3 +25,32 @@ export async function privateHost(endpoint: string): Promise<boolean> {
   }
   return addresses.length === 0 || addresses.some((a) => ipaddr.process(a).range() !== 'unicast');
 }
+
+/**
+ * A browser's PushSubscription as `JSON.stringify` gives it (the parts Web Push needs, RFC 8030/8291):
+ * an https `endpoint` of the browser's push service and the keys that encrypt for it (URL-safe
+ * base64). Shared by the owners' push (plugins/notifications) and the IALanding visitors'
+ * (adapters/web/visitor-push.ts).
+ */
+export const PushSubscriptionJson = z
+  .object({
+    endpoint: z
+      .string()
+      .max(2000)
+      .url()
+      .refine((u) => u.startsWith('https://'), { message: 'must be an https URL' }),
+    keys: z.object({
+      p256dh: z
+        .string()
+        .min(20)
+        .max(200)
+        .regex(/^[A-Za-z0-9_-]+=*$/),
+      auth: z
+        .string()
+        .min(8)
+        .max(100)
+        .regex(/^[A-Za-z0-9_-]+=*$/),
+    }),
+    expirationTime: z.number().nullable().optional(),
+  })
+  .strip();

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { defineJob } from '../../engine/jobs/index.ts';
-import { privateHost } from '../../engine/net.ts';
+import { PushSubscriptionJson, privateHost } from '../../engine/net.ts';
 import {
   type ChannelContext,
   type OutboundMessage,
@@ -74,30 +74,10 @@ const pushDb = (ctx: ChannelContext) => ctx.db as unknown as VisitorPushDb;
 const hash = (endpoint: string) => createHash('sha256').update(endpoint).digest('hex');
 
 /** A browser's PushSubscription (`JSON.stringify` of it) with the visitor id of the IALanding. */
-export const VisitorSubscriptionBody = z
-  .object({
-    /** The browser's visitor id for this key (the same the chat sends). */
-    visitorId: z.string().min(1).max(128),
-    endpoint: z
-      .string()
-      .max(2000)
-      .url()
-      .refine((u) => u.startsWith('https://'), { message: 'must be an https URL' }),
-    keys: z.object({
-      p256dh: z
-        .string()
-        .min(20)
-        .max(200)
-        .regex(/^[A-Za-z0-9_-]+=*$/),
-      auth: z
-        .string()
-        .min(8)
-        .max(100)
-        .regex(/^[A-Za-z0-9_-]+=*$/),
-    }),
-    expirationTime: z.number().nullable().optional(),
-  })
-  .strip();
+export const VisitorSubscriptionBody = PushSubscriptionJson.extend({
+  /** The browser's visitor id for this key (the same the chat sends). */
+  visitorId: z.string().min(1).max(128),
+}).strip();
 /** See {@link VisitorSubscriptionBody}. */
 export type VisitorSubscriptionBody = z.infer<typeof VisitorSubscriptionBody>;
 

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { privateHost } from '../../engine/net.ts';
+import { PushSubscriptionJson, privateHost } from '../../engine/net.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
 import type { NotificationsDb } from './queries.ts';
 
@@ -57,28 +57,7 @@ export function vapidOf(env: NotificationsEnv | undefined) {
 export type Vapid = NonNullable<ReturnType<typeof vapidOf>>;
 
 /** A browser's PushSubscription as `JSON.stringify` gives it (the parts Web Push needs). */
-export const PushSubscriptionBody = z
-  .object({
-    endpoint: z
-      .string()
-      .max(2000)
-      .url()
-      .refine((u) => u.startsWith('https://'), { message: 'must be an https URL' }),
-    keys: z.object({
-      p256dh: z
-        .string()
-        .min(20)
-        .max(200)
-        .regex(/^[A-Za-z0-9_-]+=*$/),
-      auth: z
-        .string()
-        .min(8)
-        .max(100)
-        .regex(/^[A-Za-z0-9_-]+=*$/),
-    }),
-    expirationTime: z.number().nullable().optional(),
-  })
-  .strip();
+export const PushSubscriptionBody = PushSubscriptionJson;
 /** See {@link PushSubscriptionBody}. */
 export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>;
 
