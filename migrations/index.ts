@@ -21,6 +21,7 @@ import * as channelHandoffs from './202611260800_channel_handoffs.ts';
 import * as ownerOperator from './202611260900_owner_operator.ts';
 import * as whatsappTemplates from './202611271600_whatsapp_templates.ts';
 import * as visitorPush from './202611281200_visitor_push.ts';
+import * as filePassages from './202611291200_file_passages.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '202611260900_owner_operator': ownerOperator,
   '202611271600_whatsapp_templates': whatsappTemplates,
   '202611281200_visitor_push': visitorPush,
+  '202611291200_file_passages': filePassages,
 };

@@ -287,6 +287,49 @@ export interface ChannelUpdatesTable {
   claimed_at: Date | string | null;
 }
 
+/** The reading state of one file's text (issue 30 §1; migrations/202611291200_file_passages.ts). */
+export type FileTextState = 'pending' | 'reading' | 'ready' | 'no_text' | 'unsupported' | 'failed' | 'too_large';
+
+/** One row per file: how far reading its text went. */
+export interface ChatbotFileTextsTable {
+  file_id: string;
+  chatbot_id: string;
+  state: Generated<FileTextState>;
+  pages_done: Generated<number>;
+  /** Pages of the file (null until known). */
+  pages_total: number | null;
+  /** Characters of text kept (all pages). */
+  chars: Generated<number>;
+  /** Why reading failed, as a code the dashboard translates (never a message). */
+  error_code: string | null;
+  /** When the owner last corrected the text; null when it is as read. */
+  edited_at: Date | string | null;
+  updated_at: Generated<Timestamp>;
+}
+
+/** The text of one page of a file (1-based; a transcript or a text file is page 1). */
+export interface ChatbotFilePagesTable {
+  file_id: string;
+  page: number;
+  text: string;
+}
+
+/** One searchable passage of a file (by page and heading, with overlap). */
+export interface ChatbotFilePassagesTable {
+  id: Generated<string>;
+  chatbot_id: string;
+  file_id: string;
+  page: number | null;
+  /** Order within the file. */
+  position: number;
+  heading: Generated<string>;
+  text: string;
+  /** The PostgreSQL text search configuration the vector was built with (`spanish`, `simple`, …). */
+  lang_config: string;
+  /** `to_tsvector(lang_config, heading || text)`; written in SQL, never read as a value. */
+  tsv: string;
+}
+
 /** All tables, as Kysely sees them. */
 export interface Database {
   owners: OwnersTable;
@@ -305,6 +348,9 @@ export interface Database {
   ialandings: IalandingsTable;
   ialanding_slug_redirects: IalandingSlugRedirectsTable;
   channel_updates: ChannelUpdatesTable;
+  chatbot_file_texts: ChatbotFileTextsTable;
+  chatbot_file_pages: ChatbotFilePagesTable;
+  chatbot_file_passages: ChatbotFilePassagesTable;
 }
 
 export type Owner = Selectable<OwnersTable>;
