@@ -19,40 +19,18 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { defineJob } from '../../engine/jobs/index.ts';
-import { PushSubscriptionJson, privateHost } from '../../engine/net.ts';
+import { PushSubscriptionJson } from '../../engine/net.ts';
 import {
   type ChannelContext,
   type OutboundMessage,
   pluginJob,
   type SendContext,
 } from '../../engine/registry/index.ts';
+import { pushToSubscriptions, vapidOf } from '../../engine/web-push.ts';
 
-const optional = z
-  .string()
-  .optional()
-  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
-
-/** The operator's push settings as this adapter reads them from the environment (see the module comment). */
-const VisitorPushEnv = z.object({
-  CHARLA_VAPID_PUBLIC_KEY: optional,
-  CHARLA_VAPID_PRIVATE_KEY: optional,
-  CHARLA_VAPID_SUBJECT: optional,
-  CHARLA_PUSH_ALLOW_PRIVATE: optional,
-});
-
-/** The VAPID details when both keys are set, else null (visitor push off). */
+/** The VAPID details when both keys are set, else null (visitor push off): engine/web-push.ts. */
 export function visitorVapid(env: Readonly<Record<string, string | undefined>>) {
-  const parsed = VisitorPushEnv.safeParse(env);
-  if (!parsed.success) return null;
-  const e = parsed.data;
-  if (!e.CHARLA_VAPID_PUBLIC_KEY || !e.CHARLA_VAPID_PRIVATE_KEY) return null;
-  const subject = e.CHARLA_VAPID_SUBJECT && /^(mailto:|https:\/\/)/.test(e.CHARLA_VAPID_SUBJECT);
-  return {
-    subject: subject ? (e.CHARLA_VAPID_SUBJECT as string) : 'mailto:charla@localhost',
-    publicKey: e.CHARLA_VAPID_PUBLIC_KEY,
-    privateKey: e.CHARLA_VAPID_PRIVATE_KEY,
-    allowPrivate: e.CHARLA_PUSH_ALLOW_PRIVATE === 'on',
-  };
+  return vapidOf(env);
 }
 
 /** A row of `web_visitor_push_subscriptions`. */
@@ -139,8 +117,6 @@ export const visitorPushJob = defineJob({
 
 /** Longest body of a visitor's push, characters. */
 const MAX_BODY = 200;
-/** Time a push waits at the push service for an offline browser, s (a day). */
-const TTL_S = 86_400;
 
 /**
  * Queues the Web Push of a message sent to a web visitor outside a request (`to.sender` set: an
@@ -203,50 +179,17 @@ export function visitorPushJobs(need: () => ChannelContext) {
         .where('visitor_id', '=', job.data.visitorId)
         .execute();
       if (rows.length === 0) return;
-      const webpush = (await import('web-push')).default;
-      let sent = 0;
-      let failure: Error | null = null;
-      for (const row of rows) {
-        let endpoint: string;
-        let keys: { p256dh: string; auth: string };
-        try {
-          endpoint = ctx.secrets.decrypt(row.endpoint_sealed);
-          keys = JSON.parse(ctx.secrets.decrypt(row.keys_sealed)) as typeof keys;
-        } catch (err) {
-          ctx.log.warn({ err }, 'visitor push subscription unreadable (the instance secret changed?)');
-          continue;
-        }
-        if (!vapid.allowPrivate && (await privateHost(endpoint))) {
-          await deleteVisitorSubscription(ctx, endpoint);
-          ctx.log.warn('visitor push subscription on a private address: deleted');
-          continue;
-        }
-        const { subject, publicKey, privateKey } = vapid;
-        const req = webpush.generateRequestDetails({ endpoint, keys }, JSON.stringify(job.data.payload), {
-          vapidDetails: { subject, publicKey, privateKey },
-          TTL: TTL_S,
-          urgency: 'high',
-          contentEncoding: 'aes128gcm',
-        });
-        try {
-          const res = await fetch(req.endpoint, {
-            method: 'POST',
-            headers: req.headers as Record<string, string>,
-            body: req.body,
-            signal: AbortSignal.any([job.signal, AbortSignal.timeout(15_000)]),
-            redirect: 'error',
-          });
-          await res.body?.cancel();
-          if (res.status === 404 || res.status === 410) {
-            await deleteVisitorSubscription(ctx, endpoint);
-            ctx.log.info({ status: res.status }, 'visitor push subscription gone: deleted');
-          } else if (res.ok) sent++;
-          else failure = new Error(`push service answered ${res.status}`);
-        } catch (err) {
-          failure = err instanceof Error ? err : new Error(String(err));
-        }
-      }
-      if (failure && sent === 0) throw failure;
+      await pushToSubscriptions(
+        {
+          secrets: ctx.secrets,
+          log: ctx.log,
+          vapid,
+          forget: (endpoint) => deleteVisitorSubscription(ctx, endpoint),
+          signal: job.signal,
+        },
+        rows,
+        job.data.payload,
+      );
     }),
   ];
 }

@@ -12,49 +12,18 @@
  * push route is off (`pushAvailable: false`).
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { PushSubscriptionJson, privateHost } from '../../engine/net.ts';
 import type { PluginContext } from '../../engine/registry/index.ts';
+import { pushToSubscriptions, type Vapid, vapidOf, WebPushEnv } from '../../engine/web-push.ts';
 import type { NotificationsDb } from './queries.ts';
 
-const optional = z
-  .string()
-  .optional()
-  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
-
-/** The plugin's settings from the environment (see the module comment). */
-export const NotificationsEnv = z.object({
-  /** VAPID public key (URL-safe base64 of the P-256 point, 87 characters). */
-  CHARLA_VAPID_PUBLIC_KEY: optional,
-  /** VAPID private key (URL-safe base64, 43 characters). */
-  CHARLA_VAPID_PRIVATE_KEY: optional,
-  /** The operator's contact for push services: `mailto:ops@example.com` or an https URL. */
-  CHARLA_VAPID_SUBJECT: optional.refine((v) => v === undefined || /^(mailto:|https:\/\/)/.test(v), {
-    message: 'must start with mailto: or https://',
-  }),
-  /**
-   * `on`: push endpoints may be on private or loopback addresses (a push server on the operator's
-   * own network; tests). Off by default: an owner cannot make the server post to its own network
-   * (as Mastodon's `ALLOWED_PRIVATE_ADDRESSES`).
-   */
-  CHARLA_PUSH_ALLOW_PRIVATE: z.enum(['on', 'off']).default('off'),
-});
+/** The plugin's settings from the environment: the operator's Web Push settings (engine/web-push.ts). */
+export const NotificationsEnv = WebPushEnv;
 /** See {@link NotificationsEnv}. */
-export type NotificationsEnv = z.infer<typeof NotificationsEnv>;
+export type NotificationsEnv = WebPushEnv;
 
-/** The VAPID details when both keys are set, else null (push off). */
-export function vapidOf(env: NotificationsEnv | undefined) {
-  if (!env?.CHARLA_VAPID_PUBLIC_KEY || !env.CHARLA_VAPID_PRIVATE_KEY) return null;
-  return {
-    subject: env.CHARLA_VAPID_SUBJECT ?? 'mailto:charla@localhost',
-    publicKey: env.CHARLA_VAPID_PUBLIC_KEY,
-    privateKey: env.CHARLA_VAPID_PRIVATE_KEY,
-    /** Endpoints on private addresses allowed (`CHARLA_PUSH_ALLOW_PRIVATE=on`). */
-    allowPrivate: env.CHARLA_PUSH_ALLOW_PRIVATE === 'on',
-  };
-}
-/** See {@link vapidOf}. */
-export type Vapid = NonNullable<ReturnType<typeof vapidOf>>;
+export { type Vapid, vapidOf };
 
 /** A browser's PushSubscription as `JSON.stringify` gives it (the parts Web Push needs). */
 export const PushSubscriptionBody = PushSubscriptionJson;
@@ -108,12 +77,10 @@ export async function deleteSubscription(
 /** See engine/net.ts (shared with the IALanding visitors' push, adapters/web/visitor-push.ts). */
 export { privateHost };
 
-/** Time a push waits at the push service for an offline browser, s (a day). */
-const TTL_S = 86_400;
-
 /**
- * Sends one payload to each of the owner's subscriptions. A 404/410 deletes that subscription;
- * any other failure is thrown after trying every subscription (the route job retries).
+ * Sends one payload to each of the owner's subscriptions (engine/web-push.ts): a 404/410 deletes
+ * that subscription; any other failure is thrown after trying every subscription (the route job
+ * retries).
  * @returns how many push services accepted it.
  */
 export async function pushToOwner(
@@ -128,53 +95,9 @@ export async function pushToOwner(
     .select(['endpoint_sealed', 'keys_sealed'])
     .where('owner_id', '=', ownerId)
     .execute();
-  if (rows.length === 0) return 0;
-  // Loaded at the first push, not at start-up (cold start, like nodemailer).
-  const webpush = (await import('web-push')).default;
-  let sent = 0;
-  let failure: Error | null = null;
-  for (const row of rows) {
-    let endpoint: string;
-    let keys: { p256dh: string; auth: string };
-    try {
-      endpoint = ctx.secrets.decrypt(row.endpoint_sealed);
-      keys = JSON.parse(ctx.secrets.decrypt(row.keys_sealed)) as typeof keys;
-    } catch (err) {
-      ctx.log.warn({ err }, 'push subscription unreadable (the instance secret changed?)');
-      continue;
-    }
-    if (!vapid.allowPrivate && (await privateHost(endpoint))) {
-      // Not a browser's push service: never posted to (the server's own network stays closed).
-      await deleteSubscription(db, endpoint);
-      ctx.log.warn('push subscription on a private address: deleted');
-      continue;
-    }
-    const { subject, publicKey, privateKey } = vapid;
-    const req = webpush.generateRequestDetails({ endpoint, keys }, JSON.stringify(payload), {
-      vapidDetails: { subject, publicKey, privateKey },
-      TTL: TTL_S,
-      urgency: 'high',
-      contentEncoding: 'aes128gcm',
-    });
-    try {
-      const res = await fetch(req.endpoint, {
-        method: 'POST',
-        headers: req.headers as Record<string, string>,
-        body: req.body,
-        signal: AbortSignal.timeout(15_000),
-        redirect: 'error',
-      });
-      await res.body?.cancel();
-      if (res.status === 404 || res.status === 410) {
-        await deleteSubscription(db, endpoint);
-        ctx.log.info({ status: res.status }, 'push subscription gone: deleted');
-      } else if (res.ok) sent++;
-      else failure = new Error(`push service answered ${res.status}`);
-    } catch (err) {
-      failure = err instanceof Error ? err : new Error(String(err));
-    }
-  }
-  if (failure && sent === 0) throw failure;
-  if (failure) ctx.log.warn({ err: failure }, 'a push service failed; the others got it');
-  return sent;
+  return pushToSubscriptions(
+    { secrets: ctx.secrets, log: ctx.log, vapid, forget: (endpoint) => deleteSubscription(db, endpoint) },
+    rows,
+    payload,
+  );
 }
