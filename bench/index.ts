@@ -19,9 +19,10 @@
  * same second), the reservations (bench/reservations.ts: tool-calling turns/s against plain turns,
  * lateness of 1,000 reminders due together), the followers' screen (bench/conversations.ts: a follower's
  * message to the owner's live screen), the broadcasts (bench/broadcasts.ts: messages/s to 600 Telegram
- * followers, lost and duplicated), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
+ * followers, lost and duplicated), the files' knowledge (bench/knowledge.ts: recall@3 of the answering passage,
+ * offline answer accuracy, retrieval latency at 10,000 passages per bot), and WhatsApp (bench/whatsapp.ts: Cloud API webhooks/s and time to the 200 over
  * 100 numbers, memory per linked-device session). `BENCH_ONLY=telegram` (or `whatsapp`, `dashboard`,
- * `web`, `jobs`, `reservations`, `conversations`, `broadcasts`, `site`) runs one section alone;
+ * `web`, `jobs`, `reservations`, `conversations`, `broadcasts`, `site`, `knowledge`) runs one section alone;
  * `BENCH_ONLY=engine` runs the engine's two loads, two nodes against one (bench/nodes.ts, on
  * PostgreSQL) and the cold start only; `BENCH_ONLY=nodes` the two-node comparison alone.
  *
@@ -43,6 +44,8 @@ import { conversationsBench } from './conversations.ts';
 import { dashboardSizes } from './dashboard.ts';
 import { benchStore, charlaCli, log, tempDir, tempDirs } from './engine.ts';
 import { jobsBench } from './jobs.ts';
+import { knowledgeBench } from './knowledge.ts';
+import { languageBench } from './language.ts';
 import { nodesBench } from './nodes.ts';
 import { killAll, spawnNode, stopAll } from './procs.ts';
 import { reservationsBench } from './reservations.ts';
@@ -219,6 +222,25 @@ async function main(): Promise<number> {
   } catch (err) {
     failed = true;
     process.stdout.write(`\nBroadcasts: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+
+  try {
+    const knowledge = await knowledgeBench();
+    process.stdout.write(knowledge.text);
+    summaries.push(...knowledge.summaries);
+    if (knowledge.failed) failed = true;
+  } catch (err) {
+    failed = true;
+    process.stdout.write(`\nFiles' knowledge: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+
+  try {
+    const language = await languageBench();
+    process.stdout.write(language.text);
+    summaries.push(...language.summaries);
+  } catch (err) {
+    failed = true;
+    process.stdout.write(`\nFollower's language: FAILED — ${(err as Error).stack ?? err}\n`);
   }
 
   if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);

@@ -4,16 +4,23 @@
  * local address, what the operations routes read, and a graceful close of the HTTP server.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Auth } from '../engine/auth/index.ts';
 import type { CharlaConfig } from '../engine/config.ts';
+import type { BotCache } from '../engine/conversation/cache.ts';
 import { createOpenAiClient, type LlmClient, observedLlm } from '../engine/conversation/llm.ts';
+import { botNotFound } from '../engine/errors.ts';
+import { requireOwner } from '../engine/http/auth.ts';
 import type { HttpDeps } from '../engine/http/server.ts';
 import type { JobQueue } from '../engine/jobs/index.ts';
 import type { Logger } from '../engine/logger.ts';
 import type { Metrics } from '../engine/metrics.ts';
-import type { Registry } from '../engine/registry/index.ts';
+import type { Registry, RuntimeContext } from '../engine/registry/index.ts';
 import { MissingFileError, type Storage } from '../engine/storage/index.ts';
 import type { Store } from '../engine/store/connect.ts';
+import type { Database } from '../engine/store/database.ts';
 import { migrationsCurrent } from '../engine/store/migrate.ts';
+import { findOwnedChatbot } from '../engine/store/queries/chatbots.ts';
 
 /**
  * The LLM: the one a test gives (`given`, null for offline), else an OpenAI-compatible client when
@@ -129,4 +136,27 @@ export async function startJobs(jobs: JobQueue, registry: Registry, log: Logger)
       await new Promise((r) => setTimeout(r, waitMs));
     }
   }
+}
+
+/**
+ * The bot port adapters and plugins get (`ctx.bots`): a bot from the engine's cache, the
+ * ownership check of owner routes (401 without a session, 404 `botNotFound` for a bot that is not
+ * the owner's), and `changed` to drop a bot from this process's cache after a plugin changed it.
+ */
+export function botPort(deps: {
+  cache: Pick<BotCache, 'get' | 'invalidate'>;
+  auth: Auth;
+  db: Kysely<Database>;
+}): RuntimeContext['bots'] {
+  const { cache, auth, db } = deps;
+  return {
+    get: (chatbotId) => cache.get(chatbotId),
+    async owned(req, chatbotId) {
+      const owner = await requireOwner(req, { auth, db });
+      const bot = await findOwnedChatbot(db, owner.id, chatbotId);
+      if (!bot) throw botNotFound();
+      return { bot, owner };
+    },
+    changed: (chatbotId) => cache.invalidate(chatbotId),
+  };
 }

@@ -17,10 +17,10 @@ import type { CharlaConfig } from '../engine/config.ts';
 import { Dispatcher } from '../engine/conversation/dispatch.ts';
 import { ConversationEngine } from '../engine/conversation/engine.ts';
 import type { LlmClient } from '../engine/conversation/llm.ts';
-import { botNotFound } from '../engine/errors.ts';
 import { requireOwner } from '../engine/http/auth.ts';
 import { buildServer } from '../engine/http/server.ts';
 import { JobQueue, jobsSchemaOf } from '../engine/jobs/index.ts';
+import { backfillReading, readFileHandler, readFileJob } from '../engine/knowledge/job.ts';
 import type { Logger } from '../engine/logger.ts';
 import { removeStaleWorkDirs } from '../engine/media.ts';
 import { createMetrics } from '../engine/metrics.ts';
@@ -40,10 +40,10 @@ import type { Storage } from '../engine/storage/index.ts';
 import { openStorage } from '../engine/storage/open.ts';
 import { openStore, type Store } from '../engine/store/connect.ts';
 import { migrateIfNeeded } from '../engine/store/migrate.ts';
-import { chatbotIdsOfOwner, findOwnedChatbot } from '../engine/store/queries/chatbots.ts';
+import { chatbotIdsOfOwner } from '../engine/store/queries/chatbots.ts';
 import { MESSAGES_CHANNEL } from '../engine/store/queries/messages.ts';
 import { plugins as registeredPlugins } from '../plugins/index.ts';
-import { closeServer, llmOf, localAliases, opsOf, startJobs, storedFiles } from './app-services.ts';
+import { botPort, closeServer, llmOf, localAliases, opsOf, startJobs, storedFiles } from './app-services.ts';
 
 /** The package version, read once. */
 export const VERSION: string = JSON.parse(
@@ -249,15 +249,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           }
         : null,
       limits,
-      bots: {
-        get: (chatbotId) => engine.cache.get(chatbotId),
-        async owned(req, chatbotId) {
-          const owner = await requireOwner(req, { auth, db: store.db });
-          const bot = await findOwnedChatbot(store.db, owner.id, chatbotId);
-          if (!bot) throw botNotFound();
-          return { bot, owner };
-        },
-      },
+      bots: botPort({ cache: engine.cache, auth, db: store.db }),
       listen: (channel, onPayload, listenOptions) => store.listen(channel, onPayload, listenOptions),
       role: config.role,
     };
@@ -284,6 +276,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       }),
     );
     for (const { job } of registry.jobs()) jobs.register(job.definition, job.handler);
+    jobs.register(readFileJob, readFileHandler({ db: store.db, storage, log, registry })); // issue 30 §1
     metrics.addPluginGauges(registry.gauges()); // their `/metrics` gauges (issue 26 §3)
     const inbox = new ChannelInbox(store.db, log.child({ component: 'inbox' }), {
       ingestDb: store.ingest,
@@ -337,7 +330,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           inbox.startRecovery();
         }
         await supervisor.start();
-        await startJobs(jobs, registry, log);
+        await startJobs(jobs, registry, log).then(() => void backfillReading({ db: store.db, jobs, log }));
       },
       async http() {
         server ??= await buildServer({
@@ -347,12 +340,14 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           storage,
           auth,
           googleSignIn: Boolean(config.google),
+          mailConfigured: Boolean(options.mailer ?? config.mail.smtpUrl),
           listen: (channel, onPayload, listenOptions) => store.listen(channel, onPayload, listenOptions),
           signInLimiter: new SignInLimiter(limits),
           limits,
           registry,
           log,
           baseUrl: () => baseUrl,
+          jobs,
           publicUrl: config.publicUrl,
           version: VERSION,
           trustProxy: config.trustProxy,

@@ -34,7 +34,7 @@ export const DEMO_BOT = {
   expectations:
     'Que los clientes conozcan la carta, sepan los horarios y reserven mesa. Responde con simpatía, en pocas frases, e invita a reservar.',
   idioma: 'Español',
-  category: 'Empresa o Profesional',
+  category: 'Restaurante y Comida',
   timezone: 'Europe/Madrid',
 } as const;
 
@@ -117,6 +117,8 @@ export async function seedDemo(
     ...DEMO_BOT,
     charla_key: newCharlaKey(),
     web_enabled: true,
+    // Issue 29: bots start unpublished; the demo is a showcase, published in Facebots from the start.
+    published_at: new Date(),
   });
   const existing = await listFiles(db, bot.id);
   let added = 0;

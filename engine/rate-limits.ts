@@ -116,6 +116,13 @@ export const LIMITS = {
     env: 'CHARLA_LIMIT_EXPORT_OWNER',
     what: 'data exports of one owner',
   },
+  /** "Volver a leer" of one owner (issue 30 §1): each reads a whole file (a PDF, a transcript) again. */
+  rereadOwner: {
+    max: 20,
+    windowMs: 60 * MINUTE,
+    env: 'CHARLA_LIMIT_REREAD_OWNER',
+    what: 'file re-readings of one owner',
+  },
   /** Facebots likes from one address (issue 16). */
   likeAddress: {
     max: 30,

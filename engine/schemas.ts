@@ -6,29 +6,71 @@
 import { z } from 'zod';
 import { MAX_MESSAGE_CHARS } from './limits.ts';
 
-/** Bot categories, stored without their emoji prefix (spec 000 §1, 001 §3). */
+/**
+ * Bot categories, stored without their emoji prefix. Issue 29 §"Setting up the bot" departs from the
+ * spec's seven (spec 000 §1, 001 §3): kinds of business the site sells to. Two of the spec's values
+ * are renamed ({@link LEGACY_CATEGORIES}); the other five are kept as written.
+ */
 export const CATEGORIES = [
-  'Empresa o Profesional',
-  'Artista o Influencer',
-  'Divulgador Científico o Educativo',
-  'Periódico o Medio de Comunicación',
-  'Grupo de Amigos',
+  'Restaurante y Comida',
+  'Salud y Clínicas',
+  'Belleza',
+  'Educación',
   'Tienda o Comercio',
+  'Servicios Profesionales',
+  'Artista o Influencer',
+  'Periódico o Medio de Comunicación',
   'Club Deportivo o Eventos Deportivos',
+  'Grupo de Amigos',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
-/** Default category of a new bot (spec 000 §9). */
-export const DEFAULT_CATEGORY: Category = 'Empresa o Profesional';
+/** Default category of a new bot: the spec's default (000 §9, "Empresa o Profesional") as mapped. */
+export const DEFAULT_CATEGORY: Category = 'Servicios Profesionales';
 
-/** Display labels with their emoji prefix, keyed by the stored value (spec 000 §1). */
+/**
+ * The spec's categories that issue 29 renamed, and what they are now (migration
+ * 202611291320_business_categories moved stored bots; the API still accepts the old names).
+ */
+export const LEGACY_CATEGORIES: Readonly<Record<string, Category>> = {
+  'Empresa o Profesional': 'Servicios Profesionales',
+  'Divulgador Científico o Educativo': 'Educación',
+};
+
+/** A category as a request gives it: one of {@link CATEGORIES}, or a spec name it maps to. */
+export const CategoryInput = z
+  .string()
+  .transform((c) => LEGACY_CATEGORIES[c] ?? c)
+  .pipe(z.enum(CATEGORIES));
+
+/** Display labels with their emoji prefix, keyed by the stored value (spec 000 §1; issue 29). */
 export const CATEGORY_LABELS: Record<Category, string> = {
-  'Empresa o Profesional': '🏢 Empresa o Profesional',
-  'Artista o Influencer': '🎨 Artista o Influencer',
-  'Divulgador Científico o Educativo': '🔬 Divulgador Científico o Educativo',
-  'Periódico o Medio de Comunicación': '📰 Periódico o Medio de Comunicación',
-  'Grupo de Amigos': '👥 Grupo de Amigos',
+  'Restaurante y Comida': '🍽️ Restaurante y Comida',
+  'Salud y Clínicas': '🩺 Salud y Clínicas',
+  Belleza: '💇 Belleza',
+  Educación: '🎓 Educación',
   'Tienda o Comercio': '🛍️ Tienda o Comercio',
+  'Servicios Profesionales': '💼 Servicios Profesionales',
+  'Artista o Influencer': '🎨 Artista o Influencer',
+  'Periódico o Medio de Comunicación': '📰 Periódico o Medio de Comunicación',
   'Club Deportivo o Eventos Deportivos': '⚽ Club Deportivo o Eventos Deportivos',
+  'Grupo de Amigos': '👥 Grupo de Amigos',
+};
+
+/**
+ * The kind of business in the (English) system prompt's words (issue 29: the prompt reads a
+ * readable name, not a stored value); an unknown value is used as it is.
+ */
+export const CATEGORY_PROMPT_NAMES: Record<Category, string> = {
+  'Restaurante y Comida': 'a restaurant or food business',
+  'Salud y Clínicas': 'a health practice or clinic',
+  Belleza: 'a beauty business',
+  Educación: 'an education business',
+  'Tienda o Comercio': 'a shop',
+  'Servicios Profesionales': 'a professional services business',
+  'Artista o Influencer': 'an artist or influencer',
+  'Periódico o Medio de Comunicación': 'a newspaper or media outlet',
+  'Club Deportivo o Eventos Deportivos': 'a sports club or sports events',
+  'Grupo de Amigos': 'a group of friends',
 };
 
 /** Communication styles (spec 000 §1). */

@@ -59,5 +59,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runScript(db, 'DROP TABLE chatbot_file_passages; DROP TABLE chatbot_file_pages; DROP TABLE chatbot_file_texts;');
+  await runScript(
+    db,
+    'DROP TABLE chatbot_file_passages; DROP TABLE chatbot_file_pages; DROP TABLE chatbot_file_texts;',
+  );
 }

@@ -22,6 +22,9 @@ import * as ownerOperator from './202611260900_owner_operator.ts';
 import * as whatsappTemplates from './202611271600_whatsapp_templates.ts';
 import * as visitorPush from './202611281200_visitor_push.ts';
 import * as filePassages from './202611291200_file_passages.ts';
+import * as publishedBots from './202611291310_published_bots.ts';
+import * as businessCategories from './202611291320_business_categories.ts';
+import * as passagesGin from './202611291330_passages_gin.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
@@ -43,4 +46,7 @@ export const migrations: Record<string, Migration> = {
   '202611271600_whatsapp_templates': whatsappTemplates,
   '202611281200_visitor_push': visitorPush,
   '202611291200_file_passages': filePassages,
+  '202611291310_published_bots': publishedBots,
+  '202611291320_business_categories': businessCategories,
+  '202611291330_passages_gin': passagesGin,
 };

@@ -2,14 +2,15 @@
  * Makes the home page's media (assets/site), run by hand when they should change; the results are
  * committed (issue 16 §1: "real media shipped in the repo, made here, small"):
  *  - artist.svg, clinic.svg, reservations.svg, company.svg: the carousel's four pictures (spec 001
- *    §2: artist, clinic, reservations, company), chats drawn as vector art (a few KB each);
+ *    §2: artist, clinic, reservations, company), chats drawn as vector art (a few KB each), and
+ *    their `<name>.<lang>.svg` in the site's seven languages (issue 29);
  *  - demo.webm and demo-poster.webp: a real conversation with the demo IALanding, recorded from
  *    headless Chromium as screenshots and encoded with ffmpeg (VP9, no sound).
  *
  * Usage: start Charla (`npm start`), then `node scripts/site-media.mjs [http://127.0.0.1:8787]`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,7 +35,7 @@ function wrap(text, max) {
 }
 
 /** A phone screen with a chat: `messages` are [who, text] with who 'me' or 'bot'. */
-function chatSvg({ name, emoji, colour, messages, extra = '' }) {
+function chatSvg({ name, online, emoji, colour, messages, extra = '' }) {
   let y = 112;
   const bubbles = messages
     .map(([who, text]) => {
@@ -59,62 +60,51 @@ function chatSvg({ name, emoji, colour, messages, extra = '' }) {
 <circle cx="52" cy="51" r="22" fill="#fff"/>
 <text x="52" y="59" font-size="22" text-anchor="middle">${emoji}</text>
 <text x="86" y="47" fill="#fff" font-weight="700" font-size="17">${esc(name)}</text>
-<text x="86" y="68" fill="#fff" opacity=".85" font-size="13">Asistente IA · en línea</text>
+<text x="86" y="68" fill="#fff" opacity=".85" font-size="13">${esc(online)}</text>
 ${bubbles}${extra}
 </svg>
 `;
 }
 
-const slides = {
-  artist: chatSvg({
-    name: 'Banda Aurora',
-    emoji: '🎸',
-    colour: '#7c3aed',
-    messages: [
-      ['me', '¿Cuándo sale el disco nuevo?'],
-      ['bot', '¡El 12 de diciembre! 🎶 Te dejo el adelanto:'],
-      ['bot', '▶ single-aurora.mp3  0:42'],
-      ['me', '¡Me encanta! ¿Y conciertos?'],
-      ['bot', 'Madrid 20/12 y Valencia 22/12. ¿Te paso las entradas?'],
-    ],
-  }),
-  clinic: chatSvg({
-    name: 'Clínica Sonrisa',
-    emoji: '🦷',
-    colour: '#0891b2',
-    messages: [
-      ['me', '¿Hacéis blanqueamiento?'],
-      ['bot', 'Sí 😊 Sesión de 60 min. Aquí tienes la guía:'],
-      ['bot', '📄 blanqueamiento.pdf'],
-      ['me', '¿Me dais cita el jueves?'],
-      ['bot', 'Jueves libre: 10:00, 12:30 o 17:00.'],
-    ],
-  }),
-  reservations: chatSvg({
-    name: 'El Pato Pepe',
-    emoji: '🦆',
-    colour: '#0f766e',
-    messages: [
-      ['me', 'Mesa para 4 el sábado a las 21:00'],
-      ['bot', '✅ Reservado: sábado 21:00, 4 personas.'],
-      ['bot', '⏰ Te recordaré 2h antes.'],
-    ],
-    extra:
-      '<rect x="30" y="330" width="300" height="74" rx="14" fill="#fef3c7"/><text x="46" y="358" fill="#713f12" font-weight="700">⏰ 2h antes</text><text x="46" y="384" fill="#713f12">Tu mesa te espera a las 21:00</text>',
-  }),
-  company: chatSvg({
-    name: 'Tienda Nube',
-    emoji: '🛍️',
-    colour: '#ea580c',
-    messages: [
-      ['me', '¿Dónde está mi pedido 4821?'],
-      ['bot', 'Salió ayer 📦 Llega mañana antes de las 14:00.'],
-      ['me', '¿Puedo cambiar la talla?'],
-      ['bot', 'Claro: tienes 30 días. Te paso el formulario 👇'],
-      ['bot', '📄 cambios.pdf'],
-    ],
-  }),
+/**
+ * The carousel's chats in the site's seven languages (issue 29 "Language": the hero mockups speak
+ * the page's language): `<slide>.<lang>.svg`; `<slide>.svg` stays the Spanish one (og:image).
+ * Per language (scripts/site-media-chats.json): the header's "AI assistant · online", then each
+ * slide's name and messages (and the reservation reminder).
+ */
+const CHATS = JSON.parse(readFileSync(join(root, 'scripts', 'site-media-chats.json'), 'utf8'));
+
+/** The look of each slide: its emoji and colour. */
+const LOOK = {
+  artist: ['🎸', '#7c3aed'],
+  clinic: ['🦷', '#0891b2'],
+  reservations: ['🦆', '#0f766e'],
+  company: ['🛍️', '#ea580c'],
 };
+
+/** A slide's picture in one language (the customer writes first, then the bot; see CHATS). */
+function slide(lang, name) {
+  const chat = CHATS[lang];
+  const [title, lines, reminder] = chat[name];
+  const [emoji, colour] = LOOK[name];
+  const who = { artist: 'mbbmb', clinic: 'mbbmb', reservations: 'mbb', company: 'mbmbb' }[name];
+  return chatSvg({
+    name: title,
+    online: chat.online,
+    emoji,
+    colour,
+    messages: lines.map((text, i) => [who[i] === 'm' ? 'me' : 'bot', text]),
+    extra: reminder
+      ? `<rect x="30" y="330" width="300" height="74" rx="14" fill="#fef3c7"/><text x="46" y="358" fill="#713f12" font-weight="700">${esc(reminder[0])}</text><text x="46" y="384" fill="#713f12">${esc(reminder[1])}</text>`
+      : '',
+  });
+}
+
+const NAMES = ['artist', 'clinic', 'reservations', 'company'];
+const slides = {};
+for (const lang of Object.keys(CHATS))
+  for (const name of NAMES) slides[`${name}.${lang}`] = slide(lang, name);
+for (const name of NAMES) slides[name] = slides[`${name}.es`];
 for (const [name, svg] of Object.entries(slides)) writeFileSync(join(OUT, `${name}.svg`), svg);
 process.stdout.write(`wrote ${Object.keys(slides).length} pictures to ${OUT}\n`);
 

@@ -174,8 +174,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(DIALECTS)(
       await page.waitForLoadState('networkidle');
       expect(new URL(page.url()).pathname).toBe('/configure');
 
-      // Spec 001 §2: an unknown public path goes to the marketing home page.
-      await page.goto(`${base}/blog`);
+      // Issue 29 (departing from spec 001 §2's redirect home): an unknown path answers 404 with the
+      // "not found" page, which links the home page.
+      const unknown = await page.goto(`${base}/blog`);
+      expect(unknown?.status()).toBe(404);
+      await page.locator('main a[href="/"]').click();
       await page.waitForURL(`${base}/`);
       await page.getByRole('heading', { level: 1, name: /Tu negocio, atendido por una IA/ }).waitFor();
       await page.close();

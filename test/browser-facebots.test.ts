@@ -52,6 +52,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('Facebots in Chr
       .set({
         telegram_token: 'enc:x',
         telegram_username: 'ZapateriaLolaBot',
+        published_at: new Date(),
         responses_count: 30,
         likes_count: 250,
       })

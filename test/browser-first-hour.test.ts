@@ -200,7 +200,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
         await signIn(page, email, password);
         await page.getByTestId('first-steps').waitFor();
         visits[`${email} /login → /main`] = noise;
-        // /configure opens the live file stream (the demo has a bot); "Volver" leaves it.
+        // /configure opens the live file stream (the demo has a bot); "Inicio" (the navigation) leaves it.
         await page.goto(`${base}/configure`);
         await page.waitForLoadState('networkidle');
         // The stream ends one way or the other: finished (closed by the server) or failed (aborted).
@@ -212,7 +212,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
                 page.on('requestfailed', (r) => stream(r) && resolve());
               })
             : null;
-        await page.getByRole('link', { name: 'Volver' }).click();
+        await page.getByTestId('nav-home').click();
         await page.waitForURL(`${base}/main`);
         await ended;
         await page.waitForLoadState('networkidle');
@@ -414,9 +414,10 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       }
       // /configure: no Reservas or web search box, no "(aparece en Facebots)".
       await page.goto(`${base}/configure`);
-      await page
-        .getByLabel(FEATURES.facebots ? 'Bot público (aparece en Facebots)' : 'Bot público', { exact: true })
-        .waitFor();
+      const publicLabel = FEATURES.facebots
+        ? 'Bot público (se puede chatear con él por su enlace; para aparecer en Facebots, publícalo en «Tu Landing Web»)'
+        : 'Bot público';
+      await page.getByLabel(publicLabel, { exact: true }).waitFor();
       const hidden = [
         ...(FEATURES.reservations ? [] : ['Reservas', 'Ver reservas']),
         ...(FEATURES.webSearch ? [] : ['Búsqueda web']),
@@ -480,7 +481,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       await page.locator('textarea').first().fill('Tienda de tazas pintadas a mano.');
       await page.getByRole('button', { name: 'Guardar' }).click();
       await page.getByRole('heading', { name: 'Archivos adjuntos' }).waitFor();
-      await page.getByRole('link', { name: 'Volver' }).click();
+      await page.getByTestId('nav-home').click();
       expect(await progress(page)).toMatchObject({ value: '1', text: '1 de 4 hechos' });
 
       // Add a file: the step's link lands on the files section.
@@ -501,7 +502,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
         buffer: asset('carta-el-pato-pepe.pdf'),
       });
       await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();
-      await page.getByRole('link', { name: 'Volver' }).click();
+      await page.getByTestId('nav-home').click();
       expect(await progress(page)).toMatchObject({ value: '2', text: '2 de 4 hechos' });
 
       // A channel (a WhatsApp number counts like a Telegram bot).
@@ -514,9 +515,12 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       await page.reload();
       expect(await progress(page)).toMatchObject({ value: '3', text: '3 de 4 hechos' });
 
-      // The widget: /charla-web warns while the service is Inactivo, and activating clears it.
+      // The widget: a saved bot's service is on (issue 29); switched off, /charla-web warns while it
+      // is Inactivo, and activating clears it.
       await page.getByTestId('first-steps').getByRole('link', { name: 'Pon el widget en tu web' }).click();
       await page.waitForURL(`${base}/charla-web#widget`);
+      expect(await page.getByTestId('web-status').innerText()).toBe('Activo');
+      await page.getByRole('button', { name: 'Desactivar', exact: true }).click();
       const inactive = page.getByTestId('widget-inactive');
       await inactive.getByText('El servicio está Inactivo', { exact: false }).waitFor();
       expect(await shoot(page, 'web-inactive')).toEqual({ 1280: 1280, 390: 390 });

@@ -386,7 +386,11 @@ describe.each(DIALECTS)('followers’ conversations on %s', (kind) => {
         text,
         messageId: `${userId}-${text}`,
       });
-    await app.store.db.updateTable('chatbots').set({ is_public: true }).where('id', '=', botId).execute();
+    await app.store.db
+      .updateTable('chatbots')
+      .set({ is_public: true, published_at: new Date() })
+      .where('id', '=', botId)
+      .execute();
     const responses = async () => {
       const dir = (await (await app.http()).inject({ method: 'GET', url: '/api/facebots' })).json() as {
         bots: Array<{ id: string; responses_count: number }>;

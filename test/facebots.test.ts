@@ -48,6 +48,7 @@ describe.each(DIALECTS)('the Facebots directory on %s', (kind) => {
           ? { telegram_token: 'enc:token', telegram_username: `${name.replace(/\W+/g, '')}Bot` }
           : {}),
         web_enabled: Boolean(set.landing),
+        published_at: new Date(),
         responses_count: set.responses ?? 0,
         likes_count: set.likes ?? 0,
         ...(set.created ? { created_at: new Date(set.created) } : {}),

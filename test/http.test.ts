@@ -111,7 +111,7 @@ describe.each(DIALECTS)('HTTP API on %s', (kind) => {
       id: botId,
       business_name: 'El Pato Pepe',
       idioma: 'Español',
-      category: 'Empresa o Profesional',
+      category: 'Servicios Profesionales',
       greeting: '¡Hola! Soy el asistente de El Pato Pepe. ¿En qué puedo ayudarte?',
     });
     const row = await app.store.db

@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { latinWords } from './helpers/latin-words.ts';
 
 const dir = new URL('../dashboard/src/i18n/locales/', import.meta.url);
 const load = (code: string) =>
@@ -47,4 +48,29 @@ describe('dashboard locales', () => {
       }
     },
   );
+});
+
+/**
+ * Issue 29 "Language": a text left in Spanish or English where it should be translated fails.
+ *   - Any locale: a text identical to the Spanish (or, but for English, to the English) with four or
+ *     more words to translate is an untranslated sentence (short labels may be true cognates:
+ *     "Audio", "Chat", "Token del bot" in Italian).
+ *   - Hindi and Russian: no Latin-script word but the principled exceptions of
+ *     test/helpers/latin-words.ts (brands, technical terms, names, identifiers, quoted literals).
+ */
+describe('dashboard locales are translated', () => {
+  const english = leaves(load('en'));
+  it.each(['en', 'fr', 'de', 'it', 'ru', 'hi'])('%s has no sentence left in Spanish or English', (code) => {
+    const base = (key: string) => key.replace(/_(zero|one|two|few|many|other)$/, '');
+    const left: string[] = [];
+    for (const [key, text] of leaves(load(code))) {
+      const like = (m: Map<string, string>) =>
+        m.get(key) ?? m.get(`${base(key)}_other`) ?? m.get(`${base(key)}_one`);
+      const same = text === like(source) || (code !== 'en' && text === like(english));
+      if (same && latinWords(text).length >= 4) left.push(`${key}: ${text}`);
+      if ((code === 'hi' || code === 'ru') && latinWords(text).length)
+        left.push(`${key}: ${text} (${latinWords(text).join(', ')})`);
+    }
+    expect(left).toEqual([]);
+  });
 });

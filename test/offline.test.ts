@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../cli/seed.ts';
+import { FILE_SENTENCES } from '../engine/conversation/texts.ts';
 import { addFile } from '../engine/files.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { DIALECTS } from './helpers/db.ts';
@@ -147,25 +148,71 @@ describe.each(DIALECTS)('the offline responder on %s', (kind) => {
     expect(photo.reply).toContain('• Foto del plato del día recién hecho.');
     expect(photo.reply).not.toContain('Catálogo de vajillas');
 
+    // A greeting gets a greeting and who the bot is, not a file offer (issue 29).
     const first = await ask(shopId, 'Buenas tardes');
+    expect(first.reply).toMatch(/^¡Hola! Soy el asistente de Cerámica Ana\./);
     expect(first.reply).toContain('Taller de cerámica artesanal en Triana, Sevilla.');
     expect(first.reply).not.toContain('Atiende con cercanía');
-    expect(first.reply).toContain('Puedo enviarte:');
-    for (const context of [
-      'Foto del plato del día',
-      'Catálogo de vajillas con precios',
-      'Audio de bienvenida',
-    ])
-      expect(first.reply).toContain(`• ${context}`);
+    expect(first.reply).not.toContain('Puedo enviarte:');
 
     const classes = await ask(shopId, '¿Qué día dais clases?', { messageHistory: history });
     expect(classes.reply).toContain('damos clases los jueves por la tarde');
 
     const unknown = await ask(shopId, '¿Hacéis envíos a Canarias?', { messageHistory: history });
     expect(unknown.reply).toContain('No encuentro ese dato en la información de Cerámica Ana.');
+    expect(unknown.reply).toContain('Puedo enviarte:');
+    for (const context of [
+      'Foto del plato del día',
+      'Catálogo de vajillas con precios',
+      'Audio de bienvenida',
+    ])
+      expect(unknown.reply).toContain(`• ${context}`);
 
     for (const r of [photo, first, classes, unknown])
       for (const keyword of RAW_KEYWORDS) expect(r.reply.toLowerCase()).not.toContain(keyword);
+  });
+
+  it("answers in the follower's language: English, French, Russian questions to the Spanish demo bot", async () => {
+    // The frame is in the follower's language; the description's sentences are quoted as written.
+    const en = await ask(demoId, 'What time do you open on Saturday?');
+    expect(en.reply).toContain('I am the assistant of El Pato Pepe.');
+    expect(en.reply).toContain('de 13:00 a 16:30 y de 20:00 a 23:30');
+    const fr = await ask(demoId, 'Où se trouve le restaurant ?');
+    expect(fr.reply).toContain('Je suis l’assistant de El Pato Pepe.');
+    expect(fr.reply).toContain('Calle del Estanque 12');
+    const ru = await ask(demoId, 'Во сколько вы открываетесь в субботу?');
+    expect(ru.reply).toContain('Я ассистент El Pato Pepe.');
+    expect(ru.reply).toContain('13:00');
+    const unknown = await ask(demoId, 'Do you deliver to Valencia?');
+    expect(unknown.reply).toContain('I cannot find that in what I know about El Pato Pepe.');
+    expect(unknown.reply).toContain('I can send you:');
+    expect(unknown.reply).toContain('Tell me which one you want and I will send it.');
+    // A file asked for in English comes with an English sentence.
+    const menu = await ask(demoId, 'Can I see the menu please?');
+    expect(menu.attachment).toMatchObject({ type: 'pdf' });
+    expect(FILE_SENTENCES.en.pdf).toContain(menu.reply);
+    for (const r of [en, fr, ru, unknown, menu])
+      expect(r.reply).not.toMatch(/Soy el asistente|Puedo enviarte|No encuentro|Dime cuál/);
+  });
+
+  it("greets back a greeting in its language, and keeps the bot's language when it cannot tell", async () => {
+    const hola = await ask(demoId, '¡Hola!');
+    expect(hola.reply).toMatch(/^¡Hola! Soy el asistente de El Pato Pepe\. Restaurante familiar/);
+    const hi = await ask(demoId, 'hi');
+    expect(hi.reply).toMatch(/^Hello! I am the assistant of El Pato Pepe\./);
+    const privet = await ask(demoId, 'привет');
+    expect(privet.reply).toMatch(/^Здравствуйте! Я ассистент El Pato Pepe\./);
+    const namaste = await ask(demoId, 'नमस्ते');
+    expect(namaste.reply).toMatch(/^नमस्ते! मैं El Pato Pepe का सहायक हूँ।/);
+    for (const r of [hola, hi, privet, namaste]) {
+      expect(r.attachment).toBeNull();
+      expect(r.reply).not.toMatch(/Puedo enviarte|I can send you|•/);
+    }
+    // Short or shared words say nothing of the language: the bot's own.
+    const carta = await ask(demoId, 'carta');
+    expect(FILE_SENTENCES.es.pdf).toContain(carta.reply);
+    const ok = await ask(demoId, 'ok');
+    expect(ok.reply).toContain('Soy el asistente de El Pato Pepe.');
   });
 
   it('still sends a file its keyword asks for', async () => {

@@ -3,7 +3,7 @@
  * gets): every public page in every language is HTML with its own title, `hreflang` alternates and
  * canonical URL, the home page's sections in the spec's order with the billing plans' real prices,
  * the legal pages with their back link, a page per listed bot, the sitemap and robots.txt, unknown
- * paths sent home, unknown IALandings 404; and the site assistant (`POST /api/chat`) answering
+ * paths answered 404 (issue 29), unknown IALandings 404; and the site assistant (`POST /api/chat`) answering
  * through the server's LLM (reached by the plugin through the registry's `llm`) or, without one, from
  * the FAQ in the page's language, rate-limited.
  */
@@ -186,10 +186,9 @@ describe('the public site', () => {
     expect(robots.body).toContain('Disallow: /api/');
   });
 
-  it('sends unknown paths home, keeps the app’s pages, and answers 404 for an unknown IALanding', async () => {
+  it('answers 404 for unknown paths (issue 29), keeps the app’s pages, and 404 for an unknown IALanding', async () => {
     const unknown = await page('/precios-antiguos');
-    expect(unknown.statusCode).toBe(302);
-    expect(unknown.headers.location).toBe('/');
+    expect(unknown.statusCode).toBe(404);
     expect((await page('/en')).headers.location).toBe('/en/');
     expect((await page('/login')).statusCode).toBe(200);
     expect((await page('/ialanding/ialanding-el-pato-pepe')).statusCode).toBe(200);

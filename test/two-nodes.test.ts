@@ -32,7 +32,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BroadcastsAnswer } from '../plugins/broadcasts/api.ts';
-import { defaultConfig, type ReservationConfig, TIMEZONES } from '../plugins/reservations/config.ts';
+import { defaultConfig, type ReservationConfig, timeZones } from '../plugins/reservations/config.ts';
 import { type Balancer, startBalancer } from './helpers/balancer.ts';
 import {
   BIN,
@@ -289,7 +289,7 @@ describe.skipIf(!DATABASE_URL)('two charla serve nodes on one database and one b
     const start = new Date(Math.ceil((Date.now() + 2 * 3_600_000 + 8_000) / 60_000) * 60_000);
     reminderDue = start.getTime() - 2 * 3_600_000;
     // The calendar's zone: one where a 30-minute slot from then still ends by midnight.
-    const zone = TIMEZONES.find((z) => local(start, z).time <= '23:30')!;
+    const zone = timeZones().find((z: string) => local(start, z).time <= '23:30')!;
     const at = local(start, zone);
     const hours = { enabled: true, start: at.time, end: plusMinutes(at.time, 30) };
     const config: ReservationConfig = {

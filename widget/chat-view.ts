@@ -8,7 +8,7 @@ import { MAX_MESSAGE_CHARS } from '../engine/limits.ts';
 import type { Message } from './chat-store.ts';
 import { h } from './chat-util.ts';
 import { MIC_ICON } from './chat-voice.ts';
-import type { Attachment, FileRef, WidgetConfig, WidgetTexts } from './shared.ts';
+import type { Attachment, WidgetConfig, WidgetTexts } from './shared.ts';
 
 /** Texts used only when the configuration cannot be loaded at all (Spanish, the default language). */
 const FALLBACK_TEXTS: WidgetTexts = {
@@ -208,12 +208,15 @@ export function streamingRow(): HTMLElement {
   );
 }
 
-/** The buttons of a LIST offer, labelled `label`; a click calls `onChoose` with the file's name. */
-export function choiceGroup(list: FileRef[], label: string, onChoose: (name: string) => void): HTMLElement {
+/**
+ * The buttons of an offer (a LIST's file names, or a plugin's choices such as free slots: issue
+ * 29), labelled `label`; a click calls `onChoose` with the button's text.
+ */
+export function choiceGroup(names: string[], label: string, onChoose: (name: string) => void): HTMLElement {
   const choices = h('div', { class: 'choices', role: 'group', 'aria-label': label });
-  for (const file of list) {
-    const choice = h('button', { type: 'button', class: 'choice' }, file.file_name);
-    choice.addEventListener('click', () => onChoose(file.file_name));
+  for (const name of names) {
+    const choice = h('button', { type: 'button', class: 'choice' }, name);
+    choice.addEventListener('click', () => onChoose(name));
     choices.append(choice);
   }
   return choices;

@@ -136,11 +136,11 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     choices = null;
   }
 
-  /** Offers the files of a LIST as buttons that send the chosen file's name. */
-  function offer(list: FileRef[], row: HTMLElement): void {
+  /** Offers the files of a LIST (their names) or a plugin's choices as buttons that send the text. */
+  function offer(names: string[], row: HTMLElement): void {
     dropChoices();
-    if (!list.length) return;
-    choices = choiceGroup(list, view.title.textContent ?? '', (name) => void send(name));
+    if (!names.length) return;
+    choices = choiceGroup(names, view.title.textContent ?? '', (name) => void send(name));
     row.append(choices);
     refresh();
   }
@@ -194,7 +194,11 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
       for (const m of kept.messages) last = add(m);
       offered = kept.offered ?? [];
       sent = kept.sent ?? [];
-      if (last && offered.length) offer(offered, last);
+      if (last && offered.length)
+        offer(
+          offered.map((f) => f.file_name),
+          last,
+        );
     } else {
       if (config.available) add({ text: config.greeting, bot: true });
       // Issue 27 §3: a returning visitor (a new tab, the next day) sees their thread again.
@@ -293,7 +297,8 @@ export function mountChat(root: ShadowRoot, context: ChatContext): ChatWindow {
     const { archivos } = answer.contenedorEmpatico;
     sent = answer.archivosEnviados;
     offered = archivos.action === 'LIST' ? archivos.lista : [];
-    offer(offered, row);
+    // Issue 29: a plugin's choices (free slots) as chips when no files are offered.
+    offer(offered.length ? offered.map((f) => f.file_name) : (answer.choices ?? []).map((c) => c.label), row);
     return row;
   }
 

@@ -44,6 +44,8 @@ export interface WidgetReply {
   heard?: string;
   /** The reply as a voice note (`data:audio/ogg;base64,…`) when the bot speaks. */
   voice?: string | null;
+  /** Issue 29: what a plugin offers to pick (free slots); sending a label picks it. */
+  choices?: Array<{ id: string; label: string }>;
 }
 
 /** What the loader lends the chat UI: its floating button. */

@@ -13,7 +13,12 @@ export const ErrorBody = z.object({ error: z.string() });
 export const Health = z.object({
   mode: z.string(),
   state: z.enum(['connected', 'error', 'paused', 'disconnected']),
+  /** The server's own text (Spanish or the provider's words): for API clients; the dashboard never shows it. */
   lastError: z.string().nullable(),
+  /** Issue 29: the last error as a code the dashboard translates (adapters/shared/channel-errors.ts). */
+  lastErrorCode: z.string().nullable().optional(),
+  /** The code's parameters (a chat number, a file name, an HTTP status). */
+  lastErrorParams: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   lastErrorAt: z.string().nullable(),
   lastUpdateAt: z.string().nullable(),
   pendingUpdates: z.number().nullable(),

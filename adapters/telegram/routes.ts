@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { AppError } from '../../engine/errors.ts';
 import { PRINTABLE_ASCII } from '../../engine/schemas.ts';
 import { errorBodies, Health } from '../shared/channel-api.ts';
+import { ownerHealth } from '../shared/channel-errors.ts';
 import {
   channelConfigRoute,
   channelRemoveRoute,
@@ -92,7 +93,10 @@ export function telegramApiRoutes(adapter: () => TelegramAdapter): FastifyPlugin
         });
         ctx.log.info({ chatbotId: bot.id, telegramUsername: me.username }, 'telegram bot connected');
         await ctx.reconcile(bot.id);
-        return { telegramUsername: me.username, health: await telegram.connections.health(bot.id) };
+        return {
+          telegramUsername: me.username,
+          health: ownerHealth(await telegram.connections.health(bot.id)),
+        };
       },
     );
 
@@ -136,7 +140,7 @@ export function telegramApiRoutes(adapter: () => TelegramAdapter): FastifyPlugin
         answer: async (bot) => ({
           telegramUsername: bot.telegram_username,
           connected: Boolean(bot.telegram_token),
-          health: await adapter().connections.health(bot.id),
+          health: ownerHealth(await adapter().connections.health(bot.id)),
         }),
       }),
     );

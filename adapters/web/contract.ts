@@ -97,6 +97,20 @@ export const ChatMessageReply = z.object({
     .describe(
       'Issue 15: the reply as an OGG/Opus voice note, `data:audio/ogg;base64,…`, when the bot speaks.',
     ),
+  passages: z
+    .array(
+      z.object({ fileName: z.string(), page: z.number().nullable(), heading: z.string(), score: z.number() }),
+    )
+    .optional()
+    .describe(
+      'Issue 30 §3: the passages of the bot’s files used in this turn, with their score (`?debug=1`).',
+    ),
+  choices: z
+    .array(z.object({ id: z.string(), label: z.string() }))
+    .optional()
+    .describe(
+      'Issue 29: what a plugin offers to pick (free slots) as chips; sending a label as the next message picks it.',
+    ),
 });
 
 /** A turn's answer as {@link ChatMessageReply}. */

@@ -140,6 +140,8 @@ export function ialandingRoutes(ctx: () => ChannelContext): FastifyPluginAsyncZo
             ? [`<meta property="og:image" content="${html(fileRecord(image, origin).publicUrl)}">`]
             : []),
           `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`,
+          // Issue 29: an unpublished bot's landing answers its link but stays out of search engines.
+          ...(bot.published_at ? [] : ['<meta name="robots" content="noindex">']),
         ];
         const page = await landingPage(ctx().distDir, await view(found), head);
         return sendHtml(reply, page);

@@ -109,5 +109,7 @@ export function chatReply(r: TurnResult, voice: string | null, debug = false): C
     duplicate: r.duplicate,
     silent: r.silent,
     voice,
+    ...(debug && r.passages ? { passages: r.passages } : {}),
+    ...(r.choices?.length ? { choices: r.choices } : {}),
   };
 }

@@ -15,6 +15,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, botNotFound } from '../../engine/errors.ts';
 import { errorBodies } from '../shared/channel-api.ts';
+import { ownerHealth } from '../shared/channel-errors.ts';
 import {
   channelConfigRoute,
   channelRemoveRoute,
@@ -88,7 +89,7 @@ export function whatsappApiRoutes(adapter: () => WhatsAppAdapter): FastifyPlugin
           verifyToken: wa.verifyToken(),
         },
         appSecretConfigured: Boolean(settings.META_APP_SECRET),
-        health: await wa.connections.health(chatbotId),
+        health: ownerHealth(await wa.connections.health(chatbotId)),
       };
     };
 

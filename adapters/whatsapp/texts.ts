@@ -7,9 +7,8 @@ import type { LangCode } from '../../engine/schemas.ts';
 
 /** Errors of the WhatsApp routes and health notes (owner-facing, Spanish). */
 export const WHATSAPP_ERRORS = {
-  /** Spec 000 §5: connecting WhatsApp needs a configured bot. */
-  configureFirst:
-    'Primero debes configurar la información de tu Bot en el paso anterior (conexión a ChatGPT).',
+  /** Spec 000 §5: connecting WhatsApp needs a configured bot (issue 29: without the spec's "ChatGPT"). */
+  configureFirst: 'Primero debes configurar la información de tu Bot en el paso anterior.',
   /** Spec 000 §5: requesting a number needs the user and chatbot ids. */
   missingData: 'Faltan datos para solicitar número de WhatsApp',
   /** Spec 000 §8. */
@@ -26,8 +25,9 @@ export const WHATSAPP_ERRORS = {
   cloudUnreachable: 'No se pudo contactar con Meta. Inténtalo de nuevo en unos minutos.',
   cloudInUse: 'Este número de WhatsApp ya está conectado a otro chatbot. Desconéctalo allí primero.',
   cloudNoSecret:
-    'Falta el secreto de la app de Meta: sin él no se pueden comprobar los mensajes que envía Meta. Indícalo en el formulario o pide al administrador que configure META_APP_SECRET.',
-  metaNotConfigured: 'El inicio de sesión con Facebook no está configurado en este servidor (META_APP_ID).',
+    'Falta el secreto de la app de Meta: sin él no se pueden comprobar los mensajes que envía Meta. Indícalo en el formulario; si no lo tienes, tu operador puede configurarlo en el servidor.',
+  metaNotConfigured:
+    'El inicio de sesión con Facebook no está disponible en este servidor; tu operador puede activarlo.',
   metaNoBusinesses: 'Tu cuenta de Facebook no administra ninguna empresa (portfolio empresarial de Meta).',
   metaNoWhatsApp: 'Tu empresa no tiene ninguna cuenta de WhatsApp Business con un número de teléfono.',
   metaUnexpected: 'Error inesperado al conectar con Meta: {reason}',

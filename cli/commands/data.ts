@@ -21,6 +21,7 @@ import {
   DEFAULT_CATEGORY,
   DEFAULT_STYLE,
   LANGUAGE_CODES,
+  LEGACY_CATEGORIES,
   languageCode,
   PUBLIC_DESCRIPTION_MAX,
   STYLES,
@@ -233,7 +234,7 @@ export function registerData(program: Command): void {
             business_description: opts.description.trim(),
             chatbot_style: parseEnum('style', STYLES, opts.style),
             idioma: parseLanguage(opts.language),
-            category: parseEnum('category', CATEGORIES, opts.category),
+            category: parseEnum('category', CATEGORIES, LEGACY_CATEGORIES[opts.category] ?? opts.category),
             expectations: opts.expectations.trim(),
             public_description: opts.publicDescription.trim(),
           };

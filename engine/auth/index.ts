@@ -84,6 +84,9 @@ export function createAuth(settings: AuthSettings) {
     user: {
       modelName: 'owners',
       fields: { emailVerified: 'email_verified', createdAt: 'created_at', updatedAt: 'updated_at' },
+      // Issue 29 (account menu): a new address is confirmed by a link sent to it (the confirmation
+      // mail below); the address changes when it is opened.
+      changeEmail: { enabled: true },
     },
     session: {
       modelName: SESSIONS_TABLE,

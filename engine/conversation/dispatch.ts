@@ -66,7 +66,9 @@ export function outgoingOf(result: TurnResult): OutboundMessage {
     attachment: result.attachment,
     ...(archivos.action === 'LIST'
       ? { choices: archivos.lista.map((f) => ({ id: f.id, label: f.file_name })) }
-      : {}),
+      : result.choices?.length
+        ? { choices: result.choices }
+        : {}),
   };
 }
 

@@ -197,7 +197,8 @@ export class ConversationEngine {
         meta: {
           attachment: response.attachment,
           archivosEnviados: match.sentIds,
-          archivos: match.archivos,
+          // The match's block, or the offer of a file the reply cites (issue 30 §3).
+          archivos: response.container.archivos,
           offline: response.offline,
           failed: response.failed,
           ...(response.tools.length > 0 ? { tools: response.tools } : {}),
@@ -216,6 +217,8 @@ export class ConversationEngine {
       duplicate: false,
       silent: false,
       tools: response.tools,
+      ...(response.passages.length > 0 ? { passages: response.passages } : {}),
+      ...(response.choices ? { choices: response.choices } : {}),
     };
   }
 

@@ -1,6 +1,7 @@
 /**
  * The offline responder: with no LLM configured, a bot still answers, deterministically, from its
- * own description and files, in its language (issue 10 §6). Replies say nothing false:
+ * own description and files, in its language (issue 10 §6), its own sentences in the follower's
+ * language when that can be told (issue 29, ./language.ts). Replies say nothing false:
  * - a question the description answers gets the description's most relevant sentences (BM25 over
  *   sentences, engine/ranking), e.g. the opening hours for "¿A qué hora abrís el sábado?";
  * - files are offered by their context text ("La carta completa…"), those that fit the question
@@ -31,6 +32,12 @@ export interface OfflineInput {
   container: ContenedorEmpatico;
   /** True on the follower's first message. */
   firstTurn: boolean;
+  /** The answer from the bot's file passages (issue 30 §3), or null when none fits well enough. */
+  fromFiles?: () => string | null;
+  /** The follower's language, for the reply's own sentences (issue 29); `lang` when not given. */
+  replyLang?: LangCode;
+  /** True when the message is only a greeting: it gets a greeting, not a file offer (issue 29). */
+  greeting?: boolean;
 }
 
 /**
@@ -39,21 +46,25 @@ export interface OfflineInput {
  */
 export function offlineReply(input: OfflineInput): string {
   const { lang } = input;
-  const t = OFFLINE_TEXTS[lang];
+  const say = input.replyLang ?? lang;
+  const t = OFFLINE_TEXTS[say];
   const a = input.container.analisisInterno;
   const action = input.container.archivos.action;
   if (action === 'SEND' || action === 'LIST') return '';
   const state = input.container.estadoEmpatico.estado;
-  const opener = state === 'neutral' ? [] : [OFFLINE_OPENERS[lang][state]];
+  const opener = state === 'neutral' ? [] : [OFFLINE_OPENERS[say][state]];
   const alreadySent =
     a.alertas.length > 0 && a.archivoMencionado && a.archivosEnviados.includes(a.archivoMencionado.id);
   if (alreadySent && a.archivoMencionado)
     return [...opener, fill(t.already, { file: a.archivoMencionado.file_name })].join(' ');
 
+  if (input.greeting) return greetingReply(input, t, opener);
+  const fromFiles = input.fromFiles?.();
+  if (fromFiles) return [...opener, fromFiles].join(' ');
   const business = { business: input.businessName };
   const unsent = input.files.filter((f) => !a.archivosEnviados.includes(f.id));
-  const answer = relevantSentences(input.message, input.businessDescription, lang);
-  const fitting = relevantFiles(input.message, unsent, lang);
+  const answer = relevantSentences(input.message, input.businessDescription, lang, { questionLang: say });
+  const fitting = relevantFiles(input.message, unsent, lang, say);
   const lead = [...opener];
   let offer: { heading: string; files: typeof unsent } | null = null;
 
@@ -62,11 +73,11 @@ export function offlineReply(input: OfflineInput): string {
     lead.push(answer.join(' '));
     if (fitting.length > 0) offer = { heading: t.alsoFiles, files: fitting };
   } else {
-    const asked = state === 'neutral' && terms(input.message, lang).length > 0;
+    const asked = state === 'neutral' && terms(input.message, say).length > 0;
     const about = input.firstTurn ? publicSummary(input.businessDescription, lang, SUMMARY_CHARS) : '';
     if (asked) lead.push(fill(t.notFound, business));
     else if (about) lead.push(fill(t.intro, business), about);
-    else if (input.firstTurn && opener.length === 0) lead.push(greeting(lang, input.businessName));
+    else if (input.firstTurn && opener.length === 0) lead.push(greeting(say, input.businessName));
     else lead.push(fill(t.intro, business));
     const files = fitting.length > 0 ? fitting : unsent;
     if (files.length > 0) offer = { heading: t.files, files };
@@ -76,4 +87,15 @@ export function offlineReply(input: OfflineInput): string {
   if (!offer) return text;
   const lines = offer.files.slice(0, OFFLINE_MAX_OFFERED).map((f) => `• ${fileDescription(f, lang)}`);
   return [text, offer.heading, ...lines, t.ask].join('\n');
+}
+
+/**
+ * The reply to a message that is only a greeting (issue 29): a greeting back, on a first turn who
+ * the bot is and the first sentences of the description, then an invitation to say what the
+ * follower needs; no file offer.
+ */
+function greetingReply(input: OfflineInput, t: (typeof OFFLINE_TEXTS)[LangCode], opener: string[]): string {
+  const about = input.firstTurn ? publicSummary(input.businessDescription, input.lang, SUMMARY_CHARS) : '';
+  const who = input.firstTurn ? [fill(t.intro, { business: input.businessName }), about] : [];
+  return [...opener, t.hello, ...who, t.contact].filter(Boolean).join(' ');
 }

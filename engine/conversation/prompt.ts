@@ -3,7 +3,14 @@
  * catalogue (keyword and context of each file, so the LLM can offer them), the plugins' prompt
  * fragments, and this turn's reading from the empathy container.
  */
-import type { ChatbotStyle, ContenedorEmpatico, HistoryItem, LangCode } from '../schemas.ts';
+import {
+  CATEGORY_PROMPT_NAMES,
+  type Category,
+  type ChatbotStyle,
+  type ContenedorEmpatico,
+  type HistoryItem,
+  type LangCode,
+} from '../schemas.ts';
 
 /** How each communication style (spec 000 §1) should sound. */
 export const STYLE_GUIDES: Record<ChatbotStyle, string> = {
@@ -51,6 +58,8 @@ export interface PromptInput {
   /** Plugins' prompt fragments (registry contributions). */
   fragments: readonly string[];
   container: ContenedorEmpatico;
+  /** This turn's passages of the bot's files (engine/knowledge/answer.ts `knowledgePrompt`), or ''. */
+  knowledge?: string;
 }
 
 /**
@@ -61,7 +70,7 @@ export interface PromptInput {
 export function buildPromptHead(bot: PromptBot, lang: LangCode, files: readonly CatalogueFile[]): string {
   const style = STYLE_GUIDES[bot.chatbot_style as ChatbotStyle] ?? STYLE_GUIDES.casual;
   const lines: string[] = [
-    `You are the AI assistant of "${bot.business_name}" (${bot.category}), answering its followers in a chat.`,
+    `You are the AI assistant of "${bot.business_name}" (${CATEGORY_PROMPT_NAMES[bot.category as Category] ?? bot.category}), answering its followers in a chat.`,
     '',
     '## The business',
     bot.business_description.trim(),
@@ -98,6 +107,7 @@ export function buildSystemPrompt(input: PromptInput & { head?: string }): strin
   const { container } = input;
   const lines: string[] = [input.head ?? buildPromptHead(input.bot, input.lang, input.files)];
   for (const fragment of input.fragments) if (fragment.trim()) lines.push('', fragment.trim());
+  if (input.knowledge) lines.push('', input.knowledge);
 
   const a = container.analisisInterno;
   lines.push(

@@ -91,32 +91,42 @@ export const FILE_SENTENCES: PerLang<Record<FileType | 'default', readonly strin
 };
 
 /** Intro of a list offer, then one numbered line per file, then how to pick. */
-export const LIST_TEXTS: PerLang<{ intro: string; pick: string }> = {
+export const LIST_TEXTS: PerLang<{ intro: string; one: string; pick: string }> = {
   es: {
     intro: 'Tengo varios archivos que pueden interesarte:',
+    one: 'Puedo enviarte este archivo:',
     pick: 'Responde con el número o el nombre del que quieras.',
   },
   en: {
     intro: 'I have several files that may interest you:',
+    one: 'I can send you this file:',
     pick: 'Reply with the number or the name of the one you want.',
   },
   fr: {
     intro: 'J’ai plusieurs fichiers qui peuvent vous intéresser :',
+    one: 'Je peux vous envoyer ce fichier :',
     pick: 'Répondez avec le numéro ou le nom de celui que vous voulez.',
   },
   de: {
     intro: 'Ich habe mehrere Dateien, die dich interessieren könnten:',
+    one: 'Ich kann dir diese Datei schicken:',
     pick: 'Antworte mit der Nummer oder dem Namen der gewünschten Datei.',
   },
   it: {
     intro: 'Ho diversi file che potrebbero interessarti:',
+    one: 'Posso inviarti questo file:',
     pick: 'Rispondi con il numero o il nome di quello che vuoi.',
   },
   ru: {
     intro: 'У меня есть несколько файлов, которые могут вас заинтересовать:',
+    one: 'Я могу отправить вам этот файл:',
     pick: 'Ответьте номером или названием нужного файла.',
   },
-  hi: { intro: 'मेरे पास कई फ़ाइलें हैं जो आपके काम की हो सकती हैं:', pick: 'जो चाहिए उसका नंबर या नाम लिखकर जवाब दें।' },
+  hi: {
+    intro: 'मेरे पास कई फ़ाइलें हैं जो आपके काम की हो सकती हैं:',
+    one: 'मैं आपको यह फ़ाइल भेज सकता हूँ:',
+    pick: 'जो चाहिए उसका नंबर या नाम लिखकर जवाब दें।',
+  },
 };
 
 /** How the offline responder opens, by the follower's state (empathy container); neutral opens with nothing. */
@@ -170,6 +180,8 @@ export const OFFLINE_OPENERS: PerLang<Record<'contento' | 'frustrado' | 'urgente
  * files named by their context text (issue 10 §6: never by keyword); `ask` follows it.
  */
 export const OFFLINE_TEXTS: PerLang<{
+  /** The answer to a greeting (issue 29). */
+  hello: string;
   intro: string;
   files: string;
   alsoFiles: string;
@@ -180,6 +192,7 @@ export const OFFLINE_TEXTS: PerLang<{
   contact: string;
 }> = {
   es: {
+    hello: '¡Hola!',
     intro: 'Soy el asistente de {business}.',
     files: 'Puedo enviarte:',
     alsoFiles: 'También puedo enviarte:',
@@ -190,6 +203,7 @@ export const OFFLINE_TEXTS: PerLang<{
     contact: 'Cuéntame qué necesitas y te ayudo.',
   },
   en: {
+    hello: 'Hello!',
     intro: 'I am the assistant of {business}.',
     files: 'I can send you:',
     alsoFiles: 'I can also send you:',
@@ -200,6 +214,7 @@ export const OFFLINE_TEXTS: PerLang<{
     contact: 'Tell me what you need and I will help.',
   },
   fr: {
+    hello: 'Bonjour !',
     intro: 'Je suis l’assistant de {business}.',
     files: 'Je peux vous envoyer :',
     alsoFiles: 'Je peux aussi vous envoyer :',
@@ -211,6 +226,7 @@ export const OFFLINE_TEXTS: PerLang<{
     contact: 'Dites-moi ce dont vous avez besoin.',
   },
   de: {
+    hello: 'Hallo!',
     intro: 'Ich bin der Assistent von {business}.',
     files: 'Ich kann dir schicken:',
     alsoFiles: 'Ich kann dir auch schicken:',
@@ -222,6 +238,7 @@ export const OFFLINE_TEXTS: PerLang<{
     contact: 'Sag mir, was du brauchst.',
   },
   it: {
+    hello: 'Ciao!',
     intro: 'Sono l’assistente di {business}.',
     files: 'Posso inviarti:',
     alsoFiles: 'Posso anche inviarti:',
@@ -232,6 +249,7 @@ export const OFFLINE_TEXTS: PerLang<{
     contact: 'Dimmi di cosa hai bisogno.',
   },
   ru: {
+    hello: 'Здравствуйте!',
     intro: 'Я ассистент {business}.',
     files: 'Я могу отправить:',
     alsoFiles: 'Ещё я могу отправить:',
@@ -242,6 +260,7 @@ export const OFFLINE_TEXTS: PerLang<{
     contact: 'Расскажите, что вам нужно.',
   },
   hi: {
+    hello: 'नमस्ते!',
     intro: 'मैं {business} का सहायक हूँ।',
     files: 'मैं आपको भेज सकता हूँ:',
     alsoFiles: 'मैं आपको यह भी भेज सकता हूँ:',
@@ -279,10 +298,10 @@ export function fileSentence(lang: LangCode, type: FileType, seed: string): stri
   return options[hash(seed) % options.length]!;
 }
 
-/** The numbered list offer in the bot's language. */
+/** The numbered list offer in the bot's language (a single file, as a reply citing it offers it, issue 30 §3: `one`). */
 export function listOffer(lang: LangCode, names: readonly string[]): string {
   const t = LIST_TEXTS[lang];
-  return [t.intro, ...names.map((n, i) => `${i + 1}. ${n}`), t.pick].join('\n');
+  return [names.length === 1 ? t.one : t.intro, ...names.map((n, i) => `${i + 1}. ${n}`), t.pick].join('\n');
 }
 
 /** The kinds of media a follower can send that the bot stores but cannot read yet. */

@@ -27,10 +27,12 @@ import { DATABASE_RETRY_AFTER_S, isBadInputError, isDatabaseUnavailable } from '
 import { requireOwner } from './auth.ts';
 import { API_DOCS_CSP, DASHBOARD_CSP } from './csp.ts';
 import { appOrigins, CROSS_SITE_REFUSED, isCrossSiteRequest } from './csrf.ts';
+import { interfaceLanguage, localizeError } from './error-language.ts';
 import { inputProblem, invalidHost, stripNul } from './input-guards.ts';
 import { accountRoutes } from './routes/account.ts';
 import { authRoutes } from './routes/auth.ts';
 import type { RouteDeps } from './routes/deps.ts';
+import { fileTextRoutes } from './routes/file-texts.ts';
 import { fileRoutes } from './routes/files.ts';
 import { registerFileServing } from './routes/files-serve.ts';
 import { operatorAdminRoutes } from './routes/operator-admin.ts';
@@ -122,6 +124,18 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   // (/api/docs) and the tests check replies against them, but validating every reply on the way out
   // cost a measurable share of a turn (issue 2 benchmark).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Issue 29: a refusal's `error` in the dashboard's language (./error-language.ts), whoever sent it.
+  app.addHook('onSend', async (req, reply, payload) => {
+    const lang = reply.statusCode >= 400 ? interfaceLanguage(req.headers) : null;
+    if (!lang || lang === 'es' || typeof payload !== 'string' || !payload.startsWith('{')) return payload;
+    try {
+      const body = JSON.parse(payload) as { error?: unknown };
+      if (typeof body.error !== 'string') return payload;
+      return JSON.stringify({ ...body, error: localizeError(body.error, lang, reply.statusCode) });
+    } catch {
+      return payload;
+    }
+  });
 
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof AppError) return reply.code(err.status).send({ error: err.message });
@@ -205,11 +219,12 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
       req.method === 'GET' &&
       !/^\/(api|files|channels|plugins|assets|site)(\/|$)/.test(path) &&
       (req.headers.accept ?? '').includes('text/html');
-    // Spec 001 §2: an unknown public path goes to the home page (not the app's "not found" screen).
-    if (dashboard && isPage && appPages && !appPages.some((page) => page.test(path)))
-      return reply.redirect('/', 302);
+    // Issue 29 (departing from spec 001 §2's redirect to the home page): an unknown path gets the
+    // app with status 404, whose router shows its "not found" page in the visitor's language.
+    const unknown = appPages ? !appPages.some((page) => page.test(path)) : false;
     if (dashboard && isPage) {
       return reply
+        .code(unknown ? 404 : 200)
         .header('cache-control', 'no-cache')
         .header('content-security-policy', DASHBOARD_CSP)
         .type('text/html; charset=utf-8')
@@ -284,6 +299,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   await app.register(ownerRoutes, deps);
   await app.register(accountRoutes, deps);
   await app.register(fileRoutes, deps);
+  await app.register(fileTextRoutes, deps);
   await app.register(operatorAdminRoutes, deps);
   for (const r of deps.registry.routes()) await app.register(r.plugin, { prefix: r.prefix });
   // Channel adapters: webhooks under /channels/<id>, owner routes at the spec's /api/... paths.

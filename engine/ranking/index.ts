@@ -103,6 +103,8 @@ export interface SentenceOptions {
   max?: number;
   /** A sentence after the best is kept when its score is at least this share of the best's. */
   ratio?: number;
+  /** The question's language when it is not the description's (issue 29: a follower's language). */
+  questionLang?: LangCode;
 }
 
 /**
@@ -118,7 +120,7 @@ export function relevantSentences(
 ): string[] {
   const { max = 2, ratio = 0.75 } = options;
   const candidates = factSentences(description, lang);
-  const query = terms(question, lang);
+  const query = terms(question, options.questionLang ?? lang);
   if (candidates.length === 0 || query.length === 0) return [];
   const scored = bm25(
     query,
@@ -144,14 +146,16 @@ export interface RankableFile {
 
 /**
  * The files whose context text (with their keywords and name, which are never shown) fits a
- * question, best first; empty when none shares a stem or a concept with it.
+ * question, best first; empty when none shares a stem or a concept with it. `questionLang` is the
+ * question's language when it is not the bot's (issue 29).
  */
 export function relevantFiles<F extends RankableFile>(
   question: string,
   files: readonly F[],
   lang: LangCode,
+  questionLang: LangCode = lang,
 ): F[] {
-  const query = terms(question, lang);
+  const query = terms(question, questionLang);
   if (files.length === 0 || query.length === 0) return [];
   const docs = files.map((f) =>
     terms([f.context, f.keyword.replace(/,/g, ' '), fileLabel(f.file_name)].join('\n'), lang),

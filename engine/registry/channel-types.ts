@@ -60,7 +60,15 @@ export interface ConnectionHealth {
    * `paused`: stopped by the supervisor (no days left); `disconnected`: no credentials.
    */
   state: 'connected' | 'error' | 'paused' | 'disconnected';
+  /** The adapter's own text (Spanish or the provider's words): for the operator and the logs. */
   lastError: string | null;
+  /**
+   * Issue 29: `lastError` as a code the dashboard translates, set by the owner's routes
+   * (adapters/shared/channel-errors.ts `ownerHealth`).
+   */
+  lastErrorCode?: string | null;
+  /** The code's parameters (a chat number, a file name, an HTTP status). */
+  lastErrorParams?: Record<string, string | number>;
   /** ISO time of the last error. */
   lastErrorAt: string | null;
   /** ISO time of the last update received. */

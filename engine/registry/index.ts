@@ -339,6 +339,14 @@ export class Registry {
     return this.all('cron').flatMap(([plugin, list]) => list.map((job) => ({ plugin, job })));
   }
 
+  /**
+   * The first plugin's speech-to-text server (`transcribe`), or null when no plugin has one: how the
+   * engine transcribes owners' audio and video files (issue 30 §1) without a second client.
+   */
+  transcriber(): NonNullable<PluginContributions['transcribe']> | null {
+    return this.all('transcribe')[0]?.[1] ?? null;
+  }
+
   /** Every plugin's `/metrics` gauges (issue 26 §3), in plugin order. */
   gauges(): Array<{ plugin: string; gauge: PluginGauge }> {
     return this.all('metrics').flatMap(([plugin, list]) => list.map((gauge) => ({ plugin, gauge })));

@@ -81,7 +81,10 @@ export interface ToolRunner {
 export type OfflineHandler = (
   turn: TurnContext,
   tools: ToolRunner,
-) => Promise<{ reply: string } | undefined> | { reply: string } | undefined;
+) =>
+  | Promise<{ reply: string; choices?: OutboundMessage['choices'] } | undefined>
+  | { reply: string; choices?: OutboundMessage['choices'] }
+  | undefined;
 
 /** Where an outgoing message goes, as an outbound transformer sees it. */
 export interface OutboundContext {
@@ -193,6 +196,12 @@ export interface PluginContributions {
   ownerData?: OwnerDataHooks;
   /** Gauges added to `GET /metrics`, read at each scrape (issue 26 §3). */
   metrics?: PluginGauge[];
+  /**
+   * A speech-to-text server (the voice plugin's `CHARLA_STT_BASE_URL` client): the engine reads the
+   * words of owners' audio and video files with it (issue 30 §1). `audio` is the file's bytes,
+   * `mime` its type, `language` a two-letter hint; resolves with the words heard.
+   */
+  transcribe?: (audio: Buffer, mime: string | null, language?: string) => Promise<string>;
   dispose?: () => Promise<void>;
 }
 

@@ -122,13 +122,23 @@ export interface TurnResult {
   silent: boolean;
   /** Tool calls the model (or an offline dialogue) made in this turn. */
   tools: ToolCallRecord[];
+  /** Passages of the bot's files used in this turn, best first, with their score (issue 30 §3). */
+  passages?: Array<{ fileName: string; page: number | null; heading: string; score: number }>;
+  /**
+   * What an offline dialogue offers to pick (issue 29: a day's free slots); a tap comes back as
+   * the choice's label, as if typed. Not stored: a replayed turn has none.
+   */
+  choices?: OutboundMessage['choices'];
 }
 
 /** A message the engine, a plugin or an owner sends out through an adapter. */
 export interface OutboundMessage {
   text: string;
   attachment?: Attachment | null;
-  /** Files offered for the follower to pick (adapters with `choices` render buttons). */
+  /**
+   * What the follower may pick: a LIST of files, or a plugin's options such as free slots (issue
+   * 29). Adapters with `choices` render buttons; a tap comes back as the label's text.
+   */
   choices?: Array<{ id: string; label: string }>;
   /**
    * A voice note to send with (or instead of) the text: OGG/Opus bytes (an outbound transformer
@@ -266,6 +276,11 @@ export interface BotsPort {
     req: FastifyRequest,
     chatbotId: string,
   ): Promise<{ bot: Chatbot; owner: { id: string; email: string } }>;
+  /**
+   * Forgets the cached bot (in every process) after a plugin changed its row, e.g. the
+   * reservations wizard turning `enable_reservations` on (issue 29).
+   */
+  changed(chatbotId: string): void;
 }
 
 /** One message of a completion request. */

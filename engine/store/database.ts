@@ -146,6 +146,8 @@ export interface ChatbotsTable {
   meta_token: string | null;
   whatsapp_number: string | null;
   is_public: Generated<boolean>;
+  /** Issue 29: when the owner published the bot in Facebots; null while it is private (not listed). */
+  published_at: Date | string | null;
   category: Generated<string>;
   idioma: Generated<string>;
   selected_voice_id: string | null;
@@ -288,7 +290,14 @@ export interface ChannelUpdatesTable {
 }
 
 /** The reading state of one file's text (issue 30 §1; migrations/202611291200_file_passages.ts). */
-export type FileTextState = 'pending' | 'reading' | 'ready' | 'no_text' | 'unsupported' | 'failed' | 'too_large';
+export type FileTextState =
+  | 'pending'
+  | 'reading'
+  | 'ready'
+  | 'no_text'
+  | 'unsupported'
+  | 'failed'
+  | 'too_large';
 
 /** One row per file: how far reading its text went. */
 export interface ChatbotFileTextsTable {

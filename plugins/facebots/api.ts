@@ -4,7 +4,7 @@
  * routes and the /facebots page.
  */
 import { z } from 'zod';
-import { CATEGORIES } from '../../engine/schemas.ts';
+import { type CATEGORIES, CategoryInput } from '../../engine/schemas.ts';
 
 /** Spec 001 §9: the sort buttons, in order. */
 /**
@@ -13,13 +13,16 @@ import { CATEGORIES } from '../../engine/schemas.ts';
  * name in the interface language. Shared by the dashboard's settings and the directory's pages.
  */
 export const CATEGORY_KEYS: Record<(typeof CATEGORIES)[number], string> = {
-  'Empresa o Profesional': 'business',
-  'Artista o Influencer': 'artist',
-  'Divulgador Científico o Educativo': 'educator',
-  'Periódico o Medio de Comunicación': 'media',
-  'Grupo de Amigos': 'friends',
+  'Restaurante y Comida': 'food',
+  'Salud y Clínicas': 'health',
+  Belleza: 'beauty',
+  Educación: 'education',
   'Tienda o Comercio': 'shop',
+  'Servicios Profesionales': 'professional',
+  'Artista o Influencer': 'artist',
+  'Periódico o Medio de Comunicación': 'media',
   'Club Deportivo o Eventos Deportivos': 'sports',
+  'Grupo de Amigos': 'friends',
 };
 
 export const SORTS = ['populares', 'recientes', 'antiguos', 'relevantes'] as const;
@@ -47,7 +50,7 @@ export function botSlug(name: string): string {
 
 export const DirectoryQuery = z.object({
   sort: z.enum(SORTS).default('populares'),
-  category: z.enum(CATEGORIES).optional(),
+  category: CategoryInput.optional(),
   page: z.coerce.number().int().min(1).max(1000).default(1),
 });
 
@@ -118,3 +121,24 @@ export interface DirectoryService {
   /** The listed bot whose name gives this slug ({@link botSlug}), or undefined. */
   findBySlug(slug: string): Promise<DirectoryListing | undefined>;
 }
+
+/** Why a bot cannot be published yet: the dashboard shows `publish.errors.<code>`. */
+export const PUBLISH_BLOCKERS = ['needsDescription', 'needsWeb'] as const;
+export type Blocker = (typeof PUBLISH_BLOCKERS)[number];
+
+/** What the owner's publish card shows: the state, what is missing, and the listing's content. */
+export const PublishState = z.object({
+  /** ISO time the bot was published, or null while it is private. */
+  published_at: z.string().nullable(),
+  /** What still stops publishing (empty: it can be published). */
+  blockers: z.array(z.enum(PUBLISH_BLOCKERS)),
+  /** What the directory shows once published. */
+  listing: z.object({
+    business_name: z.string(),
+    description: z.string(),
+    category: z.string(),
+    telegram_username: z.string().nullable(),
+    ialanding_slug: z.string().nullable(),
+  }),
+});
+export type PublishState = z.infer<typeof PublishState>;

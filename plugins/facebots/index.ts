@@ -4,7 +4,8 @@
  * server and rate-limited per address. Through the registry: its own table and public routes.
  *
  * - `GET  /api/facebots?sort=&category=&page=`: a page of the directory;
- * - `POST /api/facebots/:id/like` `{visitorId}`: one like per visitor and bot.
+ * - `POST /api/facebots/:id/like` `{visitorId}`: one like per visitor and bot;
+ * - `GET|POST /api/facebots/publish/:chatbotId`: the owner publishes or unpublishes a bot (publish.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -24,6 +25,7 @@ import {
   PAGE_SIZE,
 } from './api.ts';
 import { migrations } from './migrations.ts';
+import { publishRoutes } from './publish.ts';
 import { type FacebotsDb, facebotsDb, findListedBySlug, isListed, like, listDirectory } from './queries.ts';
 
 const ErrorBody = z.object({ error: z.string() });
@@ -119,7 +121,16 @@ export function createFacebotsPlugin(): FeaturePlugin {
     id: 'facebots',
     migrations,
     setup(ctx) {
-      return { routes: { prefix: '', plugin: routes(facebotsDb(ctx.db), ctx.limits) } };
+      const db = facebotsDb(ctx.db);
+      return {
+        routes: {
+          prefix: '',
+          plugin: async (app) => {
+            await app.register(routes(db, ctx.limits));
+            await app.register(publishRoutes(db, ctx));
+          },
+        },
+      };
     },
   });
 }

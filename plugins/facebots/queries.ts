@@ -18,7 +18,8 @@ export function facebotsDb(db: Kysely<Database>): FacebotsDb {
 }
 
 /**
- * Spec 001 §5 directory visibility, widened to every live channel (issue 16 §4): `is_public`, and a
+ * Spec 001 §5 directory visibility, widened to every live channel (issue 16 §4): `is_public`, published
+ * by its owner (issue 29, `published_at`), and a
  * connected Telegram bot (token and username) or an active IALanding with the web service on.
  */
 function visible(db: FacebotsDb) {
@@ -26,6 +27,7 @@ function visible(db: FacebotsDb) {
     .selectFrom('chatbots as c')
     .leftJoin('ialandings as l', (j) => j.onRef('l.chatbot_id', '=', 'c.id').on('l.is_active', '=', true))
     .where('c.is_public', '=', true)
+    .where('c.published_at', 'is not', null)
     .where((eb) =>
       eb.or([
         eb.and([eb('c.telegram_token', 'is not', null), eb('c.telegram_username', 'is not', null)]),

@@ -22,15 +22,24 @@ export const WEEKDAYS = [
 ] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-/** Spec 001 §9: the time zones offered (default Europe/Madrid). */
-export const TIMEZONES = [
-  'Europe/Madrid',
-  'Europe/London',
-  'America/New_York',
-  'America/Mexico_City',
-  'America/Argentina/Buenos_Aires',
-  'America/Santiago',
-] as const;
+/**
+ * Every IANA time zone the runtime knows (issue 29: all of `Intl.supportedValuesOf('timeZone')`,
+ * beyond spec 001 §9's six), sorted; the default stays Europe/Madrid.
+ */
+export function timeZones(): string[] {
+  return [...Intl.supportedValuesOf('timeZone')].sort();
+}
+
+/** True when `zone` is a real IANA time zone (Intl accepts it), e.g. `Europe/Madrid`; not `Mars/Base`. */
+export function isTimeZone(zone: string): boolean {
+  if (!/^[A-Za-z][\w+-]*(?:\/[\w+-]+)*$/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Spec 001 §9: reservation types. */
 export const RESERVATION_TYPES = ['normal', 'multi_hour', 'period'] as const;
@@ -86,7 +95,8 @@ export const ReservationConfig = z
   .object({
     /** Blank → "Reservas de {business name}" (spec 001 §5). */
     calendar_name: z.string().trim().max(120),
-    timezone: z.enum(TIMEZONES),
+    /** An IANA time zone (issue 29 §Reservations), checked with Intl. */
+    timezone: z.string().max(64).refine(isTimeZone, { message: 'not an IANA time zone' }),
     working_hours: z.object(
       Object.fromEntries(WEEKDAYS.map((d) => [d, DayHours])) as Record<Weekday, typeof DayHours>,
     ),

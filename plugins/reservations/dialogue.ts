@@ -32,8 +32,13 @@ import { VisitorEmail } from './tools.ts';
 
 /** Where a follower is in the dialogue. */
 const State = z.object({
-  /** `email`: a web booking is confirmed and its optional e-mail was asked (issue 28 §2). */
-  step: z.enum(['slot', 'details', 'email']),
+  /**
+   * `email`: a web booking is confirmed and its optional e-mail was asked (issue 28 §2);
+   * `comment`: a booking is confirmed and a comment was asked (issue 29, `allow_comments`).
+   */
+  step: z.enum(['slot', 'details', 'email', 'comment']),
+  /** Ask the comment once the e-mail question is answered (issue 29). */
+  commentNext: z.boolean().optional(),
   date: z.string().optional(),
   offered: z.array(z.string()).default([]),
   code: z.string().optional(),
@@ -68,6 +73,18 @@ const CODE = /\b(?=[A-Z2-9]*\d)[A-HJ-NP-Z2-9]{6}\b/;
 function slotList(t: ReservationTexts, lang: LangCode, date: string, slots: FreeSlot[]): string {
   const lines = slots.slice(0, 8).map((s, i) => `${i + 1}. ${s.start}–${s.end}`);
   return `${fillText(t.slotsIntro, { date: formatDate(lang, date) })}\n${lines.join('\n')}\n${t.pick}`;
+}
+
+/**
+ * Issue 29: the offered slots as choices (buttons where the channel has them). A tap comes back
+ * as the label, which the dialogue reads like a typed answer: the time, and the date («28/11»)
+ * when the slots span several days; typed numbers still work.
+ */
+function slotChoices(slots: FreeSlot[], withDate: boolean): Array<{ id: string; label: string }> {
+  return slots.slice(0, 8).map((s) => ({
+    id: s.id,
+    label: `${withDate ? `${s.date.slice(8, 10)}/${s.date.slice(5, 7)} ` : ''}${s.start}–${s.end}`,
+  }));
 }
 
 const ASK: Record<MissingField, keyof ReservationTexts> = {
@@ -156,6 +173,20 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
       };
     }
 
+    // Issue 29: the answer to the comment question (skippable); a new request drops the question.
+    if (state?.step === 'comment' && state.code) {
+      await save(null);
+      if (STOP.test(folded) || SKIP.test(folded)) return { reply: t.commentSkipped };
+      if (!BOOK.test(folded) && !CANCEL.test(folded) && !CHANGE.test(folded)) {
+        const v = await call('reservations_confirm', {
+          code: state.code,
+          comments: text.trim().slice(0, 500),
+        });
+        return { reply: v.error ? refused(v, state.code) : t.commentSaved };
+      }
+      state = null;
+    }
+
     // Issue 28 §2: the answer to the optional e-mail question after a web booking.
     if (state?.step === 'email' && state.code) {
       const typed = EMAIL_IN.exec(text)?.[0];
@@ -165,10 +196,11 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
         await save(null);
         const v = await call('reservations_email', { code: state.code, email: email.data });
         if (v.error) return { reply: refused(v, state.code) };
-        return { reply: fillText(mt.mailSaved, { email: email.data }) };
+        return thenComment(fillText(mt.mailSaved, { email: email.data }), state.code, state.commentNext);
       }
       await save(null);
-      if (STOP.test(folded) || SKIP.test(folded)) return { reply: mt.mailSkipped };
+      if (STOP.test(folded) || SKIP.test(folded))
+        return thenComment(mt.mailSkipped, state.code, state.commentNext);
       // Anything else: the question is dropped and the message goes on as any other.
       state = null;
     }
@@ -239,7 +271,7 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
         return { reply: fillText(t.noSlots, { date: formatDate(lang, date) }) };
       }
       await save({ ...s, step: 'slot', date, offered: free.slice(0, 8).map((f) => f.id) });
-      return { reply: slotList(t, lang, date, free) };
+      return { reply: slotList(t, lang, date, free), choices: slotChoices(free, false) };
     }
 
     /** Holds (or moves to) a slot and goes on with what is missing. */
@@ -283,7 +315,20 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
       if (alternatives.length === 0)
         return { reply: `${t.full} ${fillText(t.noSlots, { date: formatDate(lang, s.date ?? today) })}` };
       const lines = alternatives.map((a, i) => `${i + 1}. ${formatDate(lang, a.date)} ${a.start}–${a.end}`);
-      return { reply: `${t.full}\n${lines.join('\n')}\n${t.pick}` };
+      return { reply: `${t.full}\n${lines.join('\n')}\n${t.pick}`, choices: slotChoices(alternatives, true) };
+    }
+
+    /**
+     * `reply`, then the comment question when the calendar allows comments (issue 29); the
+     * dialogue waits for it (`comment`), or ends.
+     */
+    async function thenComment(reply: string, code: string, ask = true): Promise<{ reply: string }> {
+      if (!ask || !config.allow_comments) {
+        await save(null);
+        return { reply };
+      }
+      await save({ step: 'comment', offered: [], code });
+      return { reply: `${reply}\n\n${t.askComments}` };
     }
 
     /** After a hold or a confirm: the next question, or the confirmation. */
@@ -305,16 +350,22 @@ export function reservationDialogue(db: ReservationsDb, bookings: Bookings): Off
           party: partyText(t, v.party_size ?? null),
           code: v.code,
         });
-        if (!web || s.changing) return { reply: confirmed };
+        if (s.changing) return { reply: confirmed };
+        if (!web) return thenComment(confirmed, v.code);
         // Issue 28 §2: the e-mail given as a detail (consent asked with it), or the optional question.
         const given = VisitorEmail.safeParse(s.mailTo ?? '');
         if (given.success) {
           const mailed = await call('reservations_email', { code: v.code, email: given.data });
           if (!mailed.error)
-            return { reply: `${confirmed}\n${fillText(mt.mailSaved, { email: given.data })}` };
-          return { reply: confirmed };
+            return thenComment(`${confirmed}\n${fillText(mt.mailSaved, { email: given.data })}`, v.code);
+          return thenComment(confirmed, v.code);
         }
-        await save({ step: 'email', offered: [], code: v.code });
+        await save({
+          step: 'email',
+          offered: [],
+          code: v.code,
+          ...(config.allow_comments ? { commentNext: true } : {}),
+        });
         return { reply: `${confirmed}\n\n${mt.askMail}` };
       }
       const next = missing[0]!;

@@ -4,7 +4,8 @@
  * session's owner and one of their bots (another owner's bot answers 404):
  *
  * - `GET  /api/reservations/:chatbotId/config`: the calendar (the defaults until saved);
- * - `PUT  /api/reservations/:chatbotId/config`: saves it (the wizard's "Guardar");
+ * - `PUT  /api/reservations/:chatbotId/config`: saves it (the wizard's "Guardar") and turns
+ *   reservations on for the bot (issue 29: one save);
  * - `GET  /api/reservations/:chatbotId?period=&state=&from=&to=`: the viewer's list and calendar
  *   (active, changed, cancelled or all, each with who cancelled or moved it and when: issue 27 §6);
  * - `GET  /api/reservations/:chatbotId/slots?date=`: a day's free slots (adding by hand);
@@ -164,6 +165,13 @@ export function reservationRoutes(
       async (req) => {
         const bot = await ownedBot(req, req.params.chatbotId);
         await saveConfig(db, bot.id, req.body, ctx.now());
+        // Issue 29: the wizard's save turns reservations on, no second "Guardar" needed.
+        await ctx.db
+          .updateTable('chatbots')
+          .set({ enable_reservations: true })
+          .where('id', '=', bot.id)
+          .execute();
+        ctx.bots.changed(bot.id);
         bookings.forget(bot.id);
         return { config: req.body, saved: true, calendarName: calendarName(req.body, bot.business_name) };
       },

@@ -17,6 +17,9 @@ export interface ReservationTexts {
   askEmail: string;
   askParty: string;
   askComments: string;
+  /** Issue 29: the follower's comment was added to the booking, or they had none. */
+  commentSaved: string;
+  commentSkipped: string;
   confirmed: string;
   full: string;
   cancelled: string;
@@ -48,6 +51,8 @@ const es: ReservationTexts = {
   askEmail: '¿Y un correo electrónico?',
   askParty: '¿Para cuántas personas?',
   askComments: '¿Algún comentario? Si no, responde «no».',
+  commentSaved: 'Anotado, gracias. Lo verá el equipo.',
+  commentSkipped: 'De acuerdo, sin comentarios. ¡Hasta pronto!',
   confirmed:
     '✅ Reserva confirmada en {business}: {when}{party}. Tu código es {code}. Guárdalo para consultarla, cambiarla o cancelarla.',
   full: 'Ese hueco se acaba de llenar.',
@@ -81,6 +86,8 @@ const en: ReservationTexts = {
   askEmail: 'And an e-mail address?',
   askParty: 'For how many people?',
   askComments: 'Any comments for us? If not, reply “no”.',
+  commentSaved: 'Noted, thank you. The team will see it.',
+  commentSkipped: 'All right, no comments. See you soon!',
   confirmed:
     '✅ Booking confirmed at {business}: {when}{party}. Your code is {code}. Keep it to check, change or cancel it.',
   full: 'That time has just been taken.',
@@ -113,6 +120,8 @@ const fr: ReservationTexts = {
   askEmail: 'Et une adresse e-mail ?',
   askParty: 'Pour combien de personnes ?',
   askComments: 'Un commentaire ? Sinon, répondez « non ».',
+  commentSaved: 'C’est noté, merci. L’équipe le verra.',
+  commentSkipped: 'D’accord, sans commentaire. À bientôt !',
   confirmed:
     '✅ Réservation confirmée chez {business} : {when}{party}. Votre code est {code}. Gardez-le pour la consulter, la modifier ou l’annuler.',
   full: 'Ce créneau vient d’être pris.',
@@ -146,6 +155,8 @@ const de: ReservationTexts = {
   askEmail: 'Und eine E-Mail-Adresse?',
   askParty: 'Für wie viele Personen?',
   askComments: 'Haben Sie einen Hinweis für uns? Wenn nicht, antworten Sie „nein“.',
+  commentSaved: 'Notiert, danke. Das Team sieht es.',
+  commentSkipped: 'In Ordnung, kein Hinweis. Bis bald!',
   confirmed:
     '✅ Reservierung bei {business} bestätigt: {when}{party}. Ihr Code ist {code}. Damit können Sie sie abfragen, ändern oder stornieren.',
   full: 'Diese Zeit wurde gerade vergeben.',
@@ -180,6 +191,8 @@ const it: ReservationTexts = {
   askEmail: 'E un indirizzo e-mail?',
   askParty: 'Per quante persone?',
   askComments: 'Qualche nota per noi? Se no, rispondi «no».',
+  commentSaved: 'Annotato, grazie. Lo vedrà il team.',
+  commentSkipped: 'Va bene, nessuna nota. A presto!',
   confirmed:
     '✅ Prenotazione confermata da {business}: {when}{party}. Il tuo codice è {code}. Conservalo per consultarla, cambiarla o annullarla.',
   full: 'Quell’orario è appena stato preso.',
@@ -212,6 +225,8 @@ const ru: ReservationTexts = {
   askEmail: 'И адрес электронной почты?',
   askParty: 'На сколько человек?',
   askComments: 'Есть комментарий? Если нет, ответьте «нет».',
+  commentSaved: 'Записали, спасибо. Команда это увидит.',
+  commentSkipped: 'Хорошо, без комментариев. До встречи!',
   confirmed:
     '✅ Бронь в {business} подтверждена: {when}{party}. Ваш код {code}. Сохраните его, чтобы проверить, изменить или отменить бронь.',
   full: 'Это время только что заняли.',
@@ -244,6 +259,8 @@ const hi: ReservationTexts = {
   askEmail: 'और एक ईमेल पता?',
   askParty: 'कितने लोगों के लिए?',
   askComments: 'कोई टिप्पणी? नहीं तो "नहीं" लिखें।',
+  commentSaved: 'नोट कर लिया, धन्यवाद। टीम इसे देखेगी।',
+  commentSkipped: 'ठीक है, कोई टिप्पणी नहीं। जल्द मिलते हैं!',
   confirmed:
     '✅ {business} में बुकिंग पक्की: {when}{party}। आपका कोड {code} है। इसे देखने, बदलने या रद्द करने के लिए संभालकर रखें।',
   full: 'यह समय अभी-अभी भर गया।',

@@ -135,6 +135,8 @@ export function createVoicePlugin(deps: { effects: VoiceEffects }): FeaturePlugi
 
       return {
         routes: { prefix: '', plugin: routes },
+        // Owners' audio and video files are read with the same server (issue 30 §1).
+        ...(transcriber ? { transcribe: transcriber.transcribe.bind(transcriber) } : {}),
         middleware: transcriber
           ? [
               async (turn) => {

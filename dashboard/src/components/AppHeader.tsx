@@ -46,10 +46,17 @@ export function AppHeader() {
     <>
       {/* One toast at a time, 5 s by default (spec 000 §9); the configuration screens ask for 2 s. The
           sign-in screens show messages inline, so the toaster lives with the owner screens only. */}
-      <Toaster position="top-center" visibleToasts={1} duration={5000} closeButton />
+      <Toaster
+        position="top-center"
+        visibleToasts={1}
+        duration={5000}
+        closeButton
+        containerAriaLabel={t('app.toasts')}
+      />
       <div className="border-b border-slate-200 bg-slate-100 text-xs text-slate-700">
-        <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-1.5">
-          <div className="flex items-center gap-4">
+        {/* Issue 29: at 390 px the states wrap onto a second line rather than being cut. */}
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-x-3 gap-y-1 px-4 py-1.5">
+          <div className="flex min-w-0 flex-wrap items-center gap-x-4 gap-y-1">
             <span className="flex items-center gap-1.5">
               <span aria-hidden="true" className="h-2 w-2 rounded-full bg-emerald-500" />
               {t('main.statusUser')}

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { sendJson } from '../lib/api.ts';
 import { type BotFile, CONFIG_TOAST_MS, filesKey, keywordInput, splitKeywords } from '../lib/files.ts';
+import { KeywordWarning } from './KeywordWarning.tsx';
 import { Dialog, useEscape } from './ui.tsx';
 
 /**
@@ -65,7 +66,7 @@ export function FileEditModal({
         </p>
       ) : null}
       <label className="block space-y-1 text-sm">
-        <span className="font-medium text-slate-700">{t('files.keyword')}</span>
+        <span className="font-medium text-slate-700">{t('files.keywordLabel')}</span>
         <input
           value={keyword}
           onChange={(e) => setKeyword(keywordInput(e.target.value))}
@@ -89,6 +90,7 @@ export function FileEditModal({
           </span>
         ) : null}
       </label>
+      <KeywordWarning keyword={keyword} />
       <label className="block space-y-1 text-sm">
         <span className="font-medium text-slate-700">{t('files.context')}</span>
         <textarea

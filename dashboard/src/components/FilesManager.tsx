@@ -24,6 +24,8 @@ import {
 } from '../lib/files.ts';
 import { quietEventSource } from '../lib/sse.ts';
 import { FileEditModal, VideoProgressModal } from './FileModals.tsx';
+import { FileReading } from './FileText.tsx';
+import { KeywordTester } from './KeywordTester.tsx';
 import { DangerButton } from './ui.tsx';
 
 /** Spec 000 §9: context cut at 180 characters or more than 6 lines. */
@@ -209,6 +211,7 @@ export function FilesManager({ chatbotId }: { chatbotId: string }) {
           </table>
         </section>
       ) : null}
+      {list.length > 0 ? <KeywordTester files={list} /> : null}
       {videoProgress !== null ? <VideoProgressModal percent={videoProgress} /> : null}
       {editing ? (
         <FileEditModal
@@ -286,6 +289,7 @@ function FileItem({ file, onEdit, onDelete }: { file: BotFile; onEdit: () => voi
             ) : null}
           </p>
         ) : null}
+        <FileReading file={file} />
       </div>
       <div className="flex gap-2 sm:flex-col">
         <button

@@ -11,7 +11,6 @@ import { useEffect, useRef, useState } from 'react';
 import type { Ialanding, IalandingError, IalandingFile } from '../lib/web-chat.ts';
 import { ChatBar, Content, type DynamicItem, fileTitle, Library, Pending } from './IalandingParts.tsx';
 import { Logo } from './Logo.tsx';
-import { OfflineBanner } from './OfflineBanner.tsx';
 import { VisitorPushOffer } from './VisitorPushOffer.tsx';
 import { useWebChat } from './WebChatCore.tsx';
 
@@ -237,7 +236,6 @@ export function Landing({
               {data.public_description}
             </p>
           ) : null}
-          <OfflineBanner offline={data.offline} t={t} className="mx-auto w-fit rounded-full" />
         </section>
         <section
           ref={contentRef}

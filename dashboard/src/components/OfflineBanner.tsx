@@ -1,9 +1,10 @@
 /**
- * The "respuestas sin IA" banner (issue 10 §6): while no LLM is configured, the test chat, the web
- * try-out chat on /charla-web and the IALanding say that replies come from the offline responder
+ * The "respuestas sin IA" banner (issue 10 §6): while no LLM is configured, the test chat and the web
+ * try-out chat on /charla-web say that replies come from the offline responder
  * (the bot's description and files), with a link to how to connect an LLM. The server says whether
  * it is offline (`offline` in `/api/chatbot-config/:id`, `/api/web/:key/config` and
- * `/api/ialanding/:slug`); nothing shows until it has said so, or when an LLM is configured.
+ * `/api/ialanding/:slug`); nothing shows until it has said so, or when an LLM is configured. Operator
+ * text: owner screens only, never the IALanding or the widget (issue 29).
  */
 import type { TFunction } from 'i18next';
 

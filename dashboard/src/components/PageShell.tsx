@@ -1,11 +1,13 @@
-/** The frame of the signed-in screens: the app header, the page's main column, its title row. */
-import { Link } from '@tanstack/react-router';
+/** The frame of the signed-in screens: the app header, the navigation, the page's main column, its title row. */
 import type { ReactNode } from 'react';
 import { AppHeader } from './AppHeader.tsx';
+import { AppNav } from './AppNav.tsx';
 
 /**
  * A signed-in screen: `className` on the page (its bottom room for floating buttons), `main` on its
- * main column, `after` below the column (floating buttons and panels).
+ * main column, `after` below the column (floating buttons and panels). The navigation (issue 29) is
+ * a sidebar from 900 px up and a bottom bar below: the column keeps `--nav-bottom` of room under it
+ * (styles.css `.owner-frame`), and floating buttons sit that much higher.
  */
 export function PageShell({
   className,
@@ -19,28 +21,28 @@ export function PageShell({
   after?: ReactNode;
 }) {
   return (
-    <div className={className}>
+    <div className={`owner-frame ${className}`}>
       <AppHeader />
-      <main className={main}>{children}</main>
-      {after}
+      <div className="pb-[var(--nav-bottom)] min-[900px]:flex min-[900px]:pb-0">
+        <AppNav />
+        <div className="min-w-0 flex-1">
+          <main className={main}>{children}</main>
+          {after}
+        </div>
+      </div>
     </div>
   );
 }
 
-/** The title row of a management screen: title and subtitle, and the "back" link to /main. */
-export function PageTitle({ title, subtitle, back }: { title: string; subtitle: string; back: string }) {
+/**
+ * The title row of a management screen: title and subtitle. No "back" link (issue 29: the
+ * navigation goes everywhere).
+ */
+export function PageTitle({ title, subtitle }: { title: string; subtitle: string }) {
   return (
-    <div className="flex flex-col-reverse gap-3 min-[700px]:flex-row min-[700px]:items-start min-[700px]:justify-between">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight min-[700px]:text-3xl">{title}</h1>
-        <p className="mt-1 text-slate-600">{subtitle}</p>
-      </div>
-      <Link
-        to="/main"
-        className="inline-flex w-fit shrink-0 items-center gap-1 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
-      >
-        <span aria-hidden="true">←</span> {back}
-      </Link>
+    <div>
+      <h1 className="text-2xl font-bold tracking-tight min-[700px]:text-3xl">{title}</h1>
+      <p className="mt-1 text-slate-600">{subtitle}</p>
     </div>
   );
 }

@@ -16,13 +16,15 @@ import {
   RESERVATION_TYPES,
   type ReservationConfig,
   SLOT_MINUTES,
-  TIMEZONES,
   WEEKDAYS,
   wizardCanAdvance,
 } from '../../../plugins/reservations/config.ts';
 import { addDays, localDate, slotsOfDate } from '../../../plugins/reservations/slots.ts';
+import { suggestConfig } from '../../../plugins/reservations/suggest.ts';
+import { myChatbotQuery } from '../lib/bot.ts';
 import { configQuery, saveConfig } from '../lib/reservations.ts';
-import { longDate, ReservationDialog, TimeInput } from './ReservationParts.tsx';
+import { HoursFieldset, TimeZoneField } from './ReservationHours.tsx';
+import { longDate, ReservationDialog } from './ReservationParts.tsx';
 import { Alert, Button, Check, Field, Options, Select, useEscape } from './ui.tsx';
 
 /** The config's on/off fields, with their label's key under `reservations.`: what a booking asks. */
@@ -78,28 +80,47 @@ function CheckGroup({
   );
 }
 
-/** The wizard as a dialog. */
+/**
+ * The wizard as a dialog. Before the first save it starts from a calendar that fits the business
+ * (suggest.ts: the description's hours, or a restaurant's services; the browser's time zone);
+ * its "Guardar" also turns reservations on (issue 29: one save), then `onSaved`.
+ */
 export function ReservationWizard({
   chatbotId,
   businessName,
   onClose,
+  onSaved,
 }: {
   chatbotId: string;
   businessName: string;
   onClose: () => void;
+  onSaved?: () => void;
 }) {
   const { t, i18n } = useTranslation();
   const titleId = useId();
   const queryClient = useQueryClient();
   const stored = useQuery(configQuery(chatbotId));
+  const bot = useQuery(myChatbotQuery);
   const [config, setConfig] = useState<ReservationConfig>(defaultConfig());
   const [step, setStep] = useState<1 | 2>(1);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState(false);
   useEscape(onClose);
+  /** The calendar is filled once (a refetch must not undo the owner's edits). */
+  const [filled, setFilled] = useState(false);
   useEffect(() => {
-    if (stored.data) setConfig(stored.data.config);
-  }, [stored.data]);
+    if (filled || !stored.data || (!stored.data.saved && bot.isPending)) return;
+    setFilled(true);
+    setConfig(
+      stored.data.saved
+        ? stored.data.config
+        : suggestConfig({
+            description: bot.data?.business_description ?? '',
+            category: bot.data?.category ?? '',
+            browserZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+          }),
+    );
+  }, [filled, stored.data, bot.data, bot.isPending]);
 
   const set = <K extends keyof ReservationConfig>(key: K, value: ReservationConfig[K]) =>
     setConfig((c) => ({ ...c, [key]: value }));
@@ -119,6 +140,7 @@ export function ReservationWizard({
       await saveConfig(chatbotId, config);
       await queryClient.invalidateQueries({ queryKey: ['reservations', chatbotId] });
       toast.success(t('reservations.saved'), { duration: 2000 });
+      onSaved?.();
       onClose();
     } catch {
       setError(true);
@@ -154,13 +176,7 @@ export function ReservationWizard({
             onChange={(e) => set('calendar_name', e.target.value)}
           />
           <div className="grid gap-4 sm:grid-cols-2">
-            <Select
-              label={t('reservations.timezone')}
-              value={config.timezone}
-              onChange={(v) => set('timezone', v as ReservationConfig['timezone'])}
-            >
-              <Options values={TIMEZONES} text={(z) => z.replace(/_/g, ' ')} />
-            </Select>
+            <TimeZoneField value={config.timezone} onChange={(z) => set('timezone', z)} />
             <Select
               label={t('reservations.type')}
               value={config.reservation_type}
@@ -186,61 +202,11 @@ export function ReservationWizard({
               onChange={(e) => set('max_party_size', Math.max(1, Math.min(500, Number(e.target.value) || 1)))}
             />
           </div>
-          <fieldset className="space-y-2">
-            <legend className="text-sm font-semibold text-slate-800">{t('reservations.hours')}</legend>
-            {WEEKDAYS.map((day) => {
-              const h = config.working_hours[day];
-              /** The day's time input of `field`, labelled `reservations.<label>`. */
-              const time = (label: string, field: 'start' | 'end' | 'break_start' | 'break_end') => (
-                <TimeInput
-                  label={t(`reservations.${label}`)}
-                  value={h[field] ?? ''}
-                  disabled={!h.enabled}
-                  onChange={(v) => setDay(day, { [field]: v })}
-                />
-              );
-              return (
-                <div
-                  key={day}
-                  className="flex flex-wrap items-center gap-2 rounded-lg border border-slate-200 p-2 text-sm"
-                >
-                  <label className="flex w-32 items-center gap-2 font-medium">
-                    <input
-                      type="checkbox"
-                      checked={h.enabled}
-                      onChange={(e) => setDay(day, { enabled: e.target.checked })}
-                      className="h-4 w-4 accent-brand-700"
-                    />
-                    {t(`reservations.days.${day}`)}
-                  </label>
-                  {time('from', 'start')}
-                  {time('to', 'end')}
-                  {h.break_start !== null ? (
-                    <>
-                      {time('breakFrom', 'break_start')}
-                      {time('breakTo', 'break_end')}
-                      <button
-                        type="button"
-                        className="text-xs text-brand-800 underline"
-                        onClick={() => setDay(day, { break_start: null, break_end: null })}
-                      >
-                        {t('reservations.removeBreak')}
-                      </button>
-                    </>
-                  ) : (
-                    <button
-                      type="button"
-                      disabled={!h.enabled}
-                      className="text-xs text-brand-800 underline disabled:text-slate-400"
-                      onClick={() => setDay(day, { break_start: '14:00', break_end: '15:00' })}
-                    >
-                      {t('reservations.addBreak')}
-                    </button>
-                  )}
-                </div>
-              );
-            })}
-          </fieldset>
+          <HoursFieldset
+            hours={config.working_hours}
+            setDay={setDay}
+            setHours={(working_hours) => setConfig((c) => ({ ...c, working_hours }))}
+          />
           <div className="grid gap-4 sm:grid-cols-2">
             <CheckGroup
               legend={t('reservations.require')}

@@ -1,6 +1,8 @@
 /**
  * The reservations controls of /configure (spec 000 §2, 001 §2): the "Reservas" checkbox with
  * "Ver reservas" (the viewer) and "Configurar" (the wizard). The buttons wait for the bot to exist.
+ * Ticking the box opens the wizard; its save turns reservations on (issue 29), so the box stays
+ * ticked without the page's "Guardar".
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,8 +30,16 @@ export function ReservationsControls({
   const { t } = useTranslation();
   const [open, setOpen] = useState<'viewer' | 'wizard' | null>(null);
   return (
-    <div className="space-y-2">
-      <Check label={t('configure.reservations')} checked={checked} onChange={onChange} />
+    <div id="reservas" className="scroll-mt-4 space-y-2">
+      <Check
+        label={t('configure.reservations')}
+        checked={checked}
+        onChange={(v) => {
+          onChange(v);
+          // Issue 29: ticking "Reservas" opens the wizard, whose save turns them on.
+          if (v && chatbotId) setOpen('wizard');
+        }}
+      />
       <div className="flex flex-wrap gap-2 pl-6">
         {OPENERS.map(([dialog, label]) => (
           <button
@@ -50,7 +60,12 @@ export function ReservationsControls({
         <ReservationViewer chatbotId={chatbotId} onClose={() => setOpen(null)} />
       ) : null}
       {chatbotId && open === 'wizard' ? (
-        <ReservationWizard chatbotId={chatbotId} businessName={businessName} onClose={() => setOpen(null)} />
+        <ReservationWizard
+          chatbotId={chatbotId}
+          businessName={businessName}
+          onClose={() => setOpen(null)}
+          onSaved={() => onChange(true)}
+        />
       ) : null}
     </div>
   );

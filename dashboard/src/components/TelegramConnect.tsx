@@ -18,6 +18,7 @@ import type { ConnectionHealth } from '../../../engine/registry/index.ts';
 import { channelConfig, sendJson } from '../lib/api.ts';
 import { meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
+import { healthErrorText } from '../lib/server-codes.ts';
 import { Alert, Button, bound, DangerButton, Field, HealthBox } from './ui.tsx';
 
 /** `GET /api/get-telegram-config` (adapters/telegram/routes.ts). */
@@ -227,14 +228,15 @@ export function TelegramConnect({ chatbotId, toastMs }: { chatbotId: string | nu
 
 /** The connection's health: state, mode, the last error and the updates waiting at Telegram. */
 function Health({ config }: { config: TelegramConfig }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { health } = config;
+  const lastError = healthErrorText(t, (k) => i18n.exists(k), health);
   return (
     <HealthBox
       ok={health.state === 'connected'}
       testId="telegram-health"
       title={`${t(`telegram.state.${health.state}`)} · @${config.telegramUsername}`}
-      error={health.lastError ? t('telegram.lastError', { error: health.lastError }) : null}
+      error={lastError ? t('telegram.lastError', { error: lastError }) : null}
     >
       <p className="text-xs text-slate-600">
         {t(health.mode === 'webhook' ? 'telegram.modeWebhook' : 'telegram.modePolling')}

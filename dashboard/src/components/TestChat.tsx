@@ -32,6 +32,16 @@ interface Reply {
   archivosEnviados: string[];
   contenedorEmpatico: Partial<ContenedorEmpatico> & { archivos: ContenedorEmpatico['archivos'] };
   offline: boolean;
+  /** The passages of the bot's files used in the turn (issue 30 §3; with `?debug=1`). */
+  passages?: PassageUse[];
+}
+
+/** A passage of the bot's files as the diagnostic panel shows it. */
+interface PassageUse {
+  fileName: string;
+  page: number | null;
+  heading: string;
+  score: number;
 }
 
 /** The floating button and the panel. `chatbotId` is the owner's bot, or null when there is none. */
@@ -48,6 +58,7 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
   const [offered, setOffered] = useState<FileRef[]>([]);
   const [sent, setSent] = useState<string[]>([]);
   const [offline, setOffline] = useState(false);
+  const [passages, setPassages] = useState<PassageUse[]>([]);
   // The owner chats as one follower for the whole tab, so a multi-turn dialogue (a booking that
   // asks for a name, then a phone) keeps its place between messages.
   const [visitorId] = useState(() => `test-${crypto.randomUUID()}`);
@@ -195,6 +206,7 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
       setOffered(archivos.action === 'LIST' ? archivos.lista : []);
       setContainer(reply.contenedorEmpatico);
       setOffline(reply.offline);
+      setPassages(reply.passages ?? []);
     } catch {
       say(t('chat.errors.network'), true);
     } finally {
@@ -208,7 +220,7 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
       <button
         type="button"
         onClick={() => setOpen(true)}
-        className="fixed bottom-4 left-4 inline-flex items-center gap-2 rounded-full bg-slate-900 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-slate-800"
+        className="fixed bottom-[calc(var(--nav-bottom,0px)+1rem)] left-4 z-10 inline-flex min-[900px]:left-60 items-center gap-2 rounded-full bg-slate-900 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-slate-800"
       >
         {t('chat.open')}
       </button>
@@ -239,7 +251,7 @@ export function TestChat({ chatbotId }: { chatbotId: string | null }) {
         </div>
       </header>
       <OfflineBanner offline={offline} t={t} />
-      {debug ? <Diagnostics container={container} offline={offline} /> : null}
+      {debug ? <Diagnostics container={container} offline={offline} passages={passages} /> : null}
       <div
         ref={listRef}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
@@ -313,9 +325,11 @@ function Bubble({ message }: { message: ChatMessage }) {
 function Diagnostics({
   container,
   offline,
+  passages,
 }: {
   container: Reply['contenedorEmpatico'] | null;
   offline: boolean;
+  passages: PassageUse[];
 }) {
   const { t } = useTranslation();
   const a = container?.analisisInterno;
@@ -332,6 +346,21 @@ function Diagnostics({
     >
       <p className="font-semibold">{t('chat.diagnostics')}</p>
       {offline ? <p className="text-amber-800">{t('chat.offline')}</p> : null}
+      {/* First: what the reply was made from (issue 30 §3), above the fold of the small panel. */}
+      <p>
+        {t('chat.passages')}: {passages.length ? '' : t('chat.none')}
+      </p>
+      {passages.length ? (
+        <ol className="list-decimal pl-5" data-testid="passages">
+          {passages.map((p, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed, ordered list
+            <li key={i}>
+              {p.page ? t('chat.passageAt', { file: p.fileName, page: p.page }) : p.fileName}
+              {p.heading ? ` · ${p.heading}` : ''} ({t('chat.passageScore')} {p.score})
+            </li>
+          ))}
+        </ol>
+      ) : null}
       <p>
         {t('chat.state')}:{' '}
         <strong>

@@ -142,7 +142,7 @@ export function VoiceRecorder({
   const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 
   return (
-    <div className="fixed right-4 bottom-4 z-40 flex flex-col items-end gap-2">
+    <div className="fixed right-4 bottom-[calc(var(--nav-bottom,0px)+1rem)] z-40 flex flex-col items-end gap-2">
       {open ? (
         <section
           id={panelId}

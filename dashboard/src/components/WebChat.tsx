@@ -54,15 +54,18 @@ export function WebChatPanel({ chatKey, business }: { chatKey: string | null; bu
 
   if (!open) {
     return (
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        disabled={!chatKey}
-        className="fixed bottom-4 left-4 z-30 inline-flex items-center gap-2 rounded-full bg-slate-900 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-slate-800 disabled:bg-slate-400"
-      >
-        <span aria-hidden="true">💬</span>
-        {t('web.chat.open')}
-      </button>
+      // In the page's flow below the channel (issue 29: it never covers the screen's text).
+      <div className="mx-auto max-w-5xl px-4 pb-6">
+        <button
+          type="button"
+          onClick={() => setOpen(true)}
+          disabled={!chatKey}
+          className="inline-flex items-center gap-2 rounded-full bg-slate-900 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-slate-800 disabled:bg-slate-400"
+        >
+          <span aria-hidden="true">💬</span>
+          {t('web.chat.open')}
+        </button>
+      </div>
     );
   }
 

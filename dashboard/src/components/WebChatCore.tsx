@@ -187,7 +187,7 @@ export function useWebChat(chatKey: string | null, t: TFunction, channel: 'web' 
           isBot: true,
           attachment: reply.attachment,
           ...(reply.voice ? { voice: reply.voice } : {}),
-          ...(archivos.action === 'LIST' ? { offers: archivos.lista } : {}),
+          ...(archivos.action === 'LIST' ? { offers: archivos.lista } : offersOf(reply.choices)),
         });
       } catch {
         return answer({ text: t('chat.errors.network'), isBot: true, error: true });
@@ -262,6 +262,14 @@ export function FileView({ file, compact = false, t }: { file: ShownFile; compac
         />
       );
   }
+}
+
+/** Issue 29: a plugin's choices (free slots) shown as a LIST's buttons; a pick by number answers them. */
+function offersOf(choices: WebReply['choices']): { offers?: FileRef[] } {
+  if (!choices?.length) return {};
+  return {
+    offers: choices.map((c) => ({ id: c.id, file_name: c.label, keyword: c.label, file_type: 'pdf' })),
+  };
 }
 
 /** The files a LIST reply offers, as numbered buttons; a click picks by number. */

@@ -1,8 +1,7 @@
 /**
  * The WhatsApp connection (spec 000 §2 "Conectar WhatsApp", §4, §5, §8; issue 13), on /configure and
  * as a sub-view of /main, and the WhatsApp indicator of the status bar.
- * - No saved bot: "Primero debes configurar la información de tu Bot en el paso anterior (conexión a
- *   ChatGPT)." No days left: the "disconnected for lack of days" panel (the session is kept).
+ * - No saved bot: "Primero debes configurar la información de tu Bot en el paso anterior." No days left: the "disconnected for lack of days" panel (the session is kept).
  * - The connect-number card (integration card: yellow warning and a blue button when not connected,
  *   a green check and "Conectado" when it is) opens the linking modal: the QR code live with its
  *   expiry and a retry, a pairing code for a phone number, or the Cloud API form
@@ -22,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { meQuery } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
+import { healthErrorText } from '../lib/server-codes.ts';
 import { postJson, type WhatsAppConfig, type WhatsAppTarget, whatsappConfigQuery } from '../lib/whatsapp.ts';
 import { Alert, Button, DangerButton, HealthBox, TitleBar } from './ui.tsx';
 import { MetaModal } from './WhatsAppMetaModal.tsx';
@@ -46,10 +46,8 @@ export function WhatsAppStatus() {
         aria-hidden="true"
         className={`h-2 w-2 shrink-0 rounded-full ${on ? 'bg-emerald-500' : 'bg-red-500'}`}
       />
-      {/* Narrow screens show the dot only (the status bar has no room); the text stays for screen readers. */}
-      <span className="sr-only sm:not-sr-only">
-        {on ? t('whatsapp.indicatorOn') : t('whatsapp.indicatorOff')}
-      </span>
+      {/* Issue 29: readable at 390 px too (the status bar wraps instead of hiding the text). */}
+      <span>{on ? t('whatsapp.indicatorOn') : t('whatsapp.indicatorOff')}</span>
     </Link>
   );
 }
@@ -309,7 +307,7 @@ function Health({ config }: { config: WhatsAppConfig }) {
         config.linkFailure
           ? t('whatsapp.health.lastError', { error: t(`whatsapp.linkFailure.${config.linkFailure}`) })
           : health.lastError
-            ? t('whatsapp.health.lastError', { error: health.lastError })
+            ? t('whatsapp.health.lastError', { error: healthErrorText(t, (k) => i18n.exists(k), health) })
             : null
       }
     >

@@ -5,6 +5,7 @@
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { sendInterfaceLanguage } from '../lib/language-header.ts';
 import es from './locales/es.json';
 
 /** Interface languages, Spanish first, with their names in their own language. */
@@ -61,6 +62,7 @@ export async function initI18n(): Promise<void> {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+  sendInterfaceLanguage(() => i18n.language);
   const code = storedLanguage();
   if (code !== 'es') await setLanguage(code);
   else document.documentElement.lang = 'es';

@@ -35,12 +35,17 @@ export const meQuery = queryOptions({
   staleTime: 30_000,
 });
 
-/** Which sign-in methods the server offers. */
+/**
+ * Which sign-in methods the server offers, and whether its mails leave it (`mail`: false when the
+ * server has no SMTP and writes them to its outbox, issue 29).
+ */
 export const authConfigQuery = queryOptions({
   queryKey: ['auth-config'],
-  queryFn: async (): Promise<{ google: boolean }> => {
+  queryFn: async (): Promise<{ google: boolean; mail: boolean }> => {
     const res = await fetch('/api/auth-config');
-    return res.ok ? ((await res.json()) as { google: boolean }) : { google: false };
+    return res.ok
+      ? ((await res.json()) as { google: boolean; mail: boolean })
+      : { google: false, mail: true };
   },
   staleTime: Number.POSITIVE_INFINITY,
 });

@@ -8,6 +8,8 @@ import { queryOptions } from '@tanstack/react-query';
 /** A file as `GET /api/chatbot-files` returns it. */
 export interface BotFile {
   id: string;
+  /** The bot it belongs to. */
+  chatbot_id: string;
   file_name: string;
   file_type: 'image' | 'pdf' | 'audio' | 'video';
   keyword: string;

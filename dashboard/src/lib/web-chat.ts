@@ -90,6 +90,8 @@ export interface WebReply {
   contenedorEmpatico: { archivos: { action: 'SEND' | 'LIST' | 'NONE'; lista: FileRef[] } };
   /** True when the bot stayed quiet (a person took the conversation over): `reply` is empty. */
   silent?: boolean;
+  /** Issue 29: what a plugin offers to pick (free slots), picked by number like a LIST. */
+  choices?: Array<{ id: string; label: string }>;
 }
 
 /**

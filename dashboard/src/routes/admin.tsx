@@ -22,7 +22,7 @@ function Admin() {
   const { t } = useTranslation();
   return (
     <PageShell className="min-h-dvh pb-16" main="mx-auto max-w-5xl space-y-6 px-4 py-6 min-[700px]:py-8">
-      <PageTitle title={t('admin.title')} subtitle={t('admin.subtitle')} back={t('admin.back')} />
+      <PageTitle title={t('admin.title')} subtitle={t('admin.subtitle')} />
       <div className="grid gap-6 min-[1000px]:grid-cols-2">
         <OwnersPanel />
         <CouponsPanel />

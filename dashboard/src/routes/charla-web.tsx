@@ -12,6 +12,7 @@
  * - The widget (components/WebService.tsx): "Generar Código" shows the embeddable snippet, "Copiar"
  *   turns into "Copiado" for 2 s, and the WordPress install steps; while the service is Inactivo it
  *   warns that the widget will not answer, with an Activar button.
+ * - "Publicar en Facebots" (components/PublishCard.tsx, issue 29): a new bot is private until published.
  * - A floating button opens a chat window that talks to the bot through the web channel.
  * Mobile layout below 700 px (spec 001 §9): one column.
  */
@@ -22,12 +23,14 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { PageShell, PageTitle } from '../components/PageShell.tsx';
 import { PausedWarning, PlanSummary } from '../components/PlanStatus.tsx';
+import { PublishCard } from '../components/PublishCard.tsx';
 import { Alert, Button } from '../components/ui.tsx';
 import { WebChatPanel } from '../components/WebChat.tsx';
 import { WebCard as Card, useWebToggle, WidgetSection } from '../components/WebService.tsx';
 import { sendJson } from '../lib/api.ts';
 import { requireSession } from '../lib/auth.ts';
 import { myChatbotQuery } from '../lib/bot.ts';
+import { enabled } from '../lib/features.ts';
 import { type CharlaWeb, charlaWebQuery } from '../lib/web.ts';
 
 /** Spec 001 §9: the IALanding redirect waits 500 ms. */
@@ -59,7 +62,7 @@ function CharlaWebScreen() {
         ) : null
       }
     >
-      <PageTitle title={t('web.title')} subtitle={t('web.subtitle')} back={t('web.back')} />
+      <PageTitle title={t('web.title')} subtitle={t('web.subtitle')} />
       <div
         className="flex flex-col gap-2 rounded-xl border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900 min-[700px]:flex-row min-[700px]:items-center min-[700px]:justify-between"
         data-testid="shared-notice"
@@ -95,6 +98,9 @@ function WebChannel({ data, refetch }: { data: CharlaWeb; refetch: () => Promise
         <IalandingCard data={data} />
       </div>
       <WidgetSection data={data} refetch={refetch} />
+      {enabled('facebots') ? (
+        <PublishCard chatbotId={data.chatbot.id} webEnabled={data.chatbot.web_enabled} />
+      ) : null}
     </>
   );
 }
@@ -117,6 +123,8 @@ function ChannelInfo({ data }: { data: CharlaWeb }) {
           <code className="block rounded-md bg-slate-100 px-2 py-1 font-mono text-xs break-all text-slate-800">
             {chatbot.charla_key ?? '—'}
           </code>
+          {/* Issue 29: what the key is, where it is shown. */}
+          <p className="mt-1 text-xs text-slate-600">{t('web.info.keyHint')}</p>
         </Row>
         <Row label={t('web.info.status')}>
           <div className="flex flex-wrap items-center gap-3">

@@ -10,7 +10,7 @@
  * the bot exists, and the Telegram connection (components/TelegramConnect.tsx, `#telegram`).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, Link, useLocation } from '@tanstack/react-router';
+import { createFileRoute, useLocation } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -240,12 +240,6 @@ function Configure() {
           ) : null}
         </Section>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Link
-            to="/main"
-            className="inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
-          >
-            {t('configure.back')}
-          </Link>
           <Button type="submit" disabled={saving} className="sm:w-auto">
             {saving ? t('configure.saving') : t('configure.save')}
           </Button>

@@ -3,7 +3,9 @@
  * The days counter and badge, the account's e-mail, id and state, the Telegram warning, "Suscripción
  * Activa" with the cancel-renewal button or the coupon field, the monthly and custom plan cards
  * (components/GestionPlans.tsx), the Facebots popup button, the history of what added days, the
- * notification settings (components/NotificationSettings.tsx, issue 27 §1), the owner's data (download it, delete the account: issue 26 §5) and the way back to /main. Back from Stripe (`?pago=ok|cancelado`) it shows the result; after a payment it
+ * notification settings (components/NotificationSettings.tsx, issue 27 §1), the account (password and
+ * e-mail: components/AccountSettings.tsx, issue 29), the owner's data (download it, delete the account:
+ * issue 26 §5); the navigation (components/AppNav.tsx) replaces the way back to /main. Back from Stripe (`?pago=ok|cancelado`) it shows the result; after a payment it
  * reloads the status for a short while, until the webhook has added the days.
  * Mobile layout below 700 px (spec 001 §9): one column.
  */
@@ -11,6 +13,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AccountSettings } from '../components/AccountSettings.tsx';
 import { DaysCard, History, SubscriptionOrCoupon } from '../components/GestionAccount.tsx';
 import { AccountData } from '../components/GestionAccountData.tsx';
 import { PlanCards } from '../components/GestionPlans.tsx';
@@ -52,7 +55,7 @@ function Gestion() {
 
   return (
     <PageShell className="min-h-dvh pb-16" main="mx-auto max-w-5xl space-y-6 px-4 py-6 min-[700px]:py-8">
-      <PageTitle title={t('gestion.title')} subtitle={t('gestion.subtitle')} back={t('gestion.back')} />
+      <PageTitle title={t('gestion.title')} subtitle={t('gestion.subtitle')} />
 
       {pago === 'ok' ? <Alert tone="success">{t('gestion.payment.ok')}</Alert> : null}
       {pago === 'cancelado' ? <Alert tone="info">{t('gestion.payment.cancelled')}</Alert> : null}
@@ -96,6 +99,8 @@ function Gestion() {
 
       <NotificationSettings />
       {status ? <History items={status.history} /> : null}
+      {/* Issue 29, the account menu: password and e-mail, then the data and the account's deletion. */}
+      <AccountSettings />
       <AccountData />
     </PageShell>
   );

@@ -2,9 +2,9 @@
  * `/main` (spec 000 §2): guarded; the status bar and header (components/AppHeader.tsx), the
  * greeting (business name, else the e-mail's local part, else "Usuario"), the plan and days
  * remaining with the paused warning (components/PlanStatus.tsx), the first steps
- * (components/FirstSteps.tsx, issue 10), the four cards, the promotional block and the eight
- * testimonials, and the floating buttons: "configure channel" and the test chat
- * (components/TestChat.tsx). Cards and links whose screens are not built yet (lib/features.ts)
+ * (components/FirstSteps.tsx, issue 10), the four cards, the promotional block (no testimonials:
+ * issue 29), and the floating test chat (components/TestChat.tsx); "Tu bot" and the other screens
+ * are in the navigation (components/AppNav.tsx). Cards and links whose screens are not built yet (lib/features.ts)
  * show as "coming soon" instead of leading nowhere. A pending password recovery goes to
  * /update-password first.
  */
@@ -76,12 +76,7 @@ function Main() {
       main="mx-auto max-w-5xl space-y-6 px-4 py-8"
       after={
         <>
-          <Link
-            to="/configure"
-            className="fixed right-4 bottom-4 inline-flex items-center gap-2 rounded-full bg-brand-700 px-5 py-3 text-sm font-semibold text-white shadow-lg hover:bg-brand-800"
-          >
-            {t('main.configureFab')}
-          </Link>
+          {/* Issue 29: "Tu bot" is in the navigation; only the test chat floats here. */}
           {bot.isSuccess ? <TestChat chatbotId={bot.data?.id ?? null} /> : null}
         </>
       }
@@ -167,7 +162,8 @@ function Main() {
       </div>
       {bot.isSuccess ? <WhatsAppSubView chatbotId={bot.data?.id ?? null} /> : null}
       <Promo />
-      <Testimonials />
+      {/* Issue 29: no testimonials here (spec 000 §2's eight were invented; an owner's own dashboard
+          shows none). */}
     </PageShell>
   );
 }
@@ -200,35 +196,5 @@ function DirectoryButton() {
       {t('main.promo.button')}
       <span className="sr-only">({t('main.promo.popupNote')})</span>
     </DirectoryLink>
-  );
-}
-
-/** Keys of the eight testimonials in the locale files (`main.testimonials.t1` … `t8`). */
-const TESTIMONIALS = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'] as const;
-
-/** The eight testimonials (spec 000 §2): quote, name and business, in the app's language. */
-function Testimonials() {
-  const { t } = useTranslation();
-  return (
-    <section aria-labelledby="testimonials-title" className="space-y-4">
-      <h2 id="testimonials-title" className="text-xl font-semibold">
-        {t('main.testimonials.title')}
-      </h2>
-      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="testimonials">
-        {TESTIMONIALS.map((key) => (
-          <li key={key}>
-            <figure className="flex h-full flex-col justify-between rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
-              <blockquote className="text-sm text-slate-700">
-                “{t(`main.testimonials.${key}.quote`)}”
-              </blockquote>
-              <figcaption className="mt-3 text-sm">
-                <span className="block font-semibold">{t(`main.testimonials.${key}.name`)}</span>
-                <span className="block text-xs text-slate-500">{t(`main.testimonials.${key}.role`)}</span>
-              </figcaption>
-            </figure>
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }

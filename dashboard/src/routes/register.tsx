@@ -1,11 +1,13 @@
 /**
  * `/register` (spec 000 §2, §5): e-mail, password and its confirmation ("Las contraseñas no
- * coinciden"), at least 8 characters (issue 3), then "check your e-mail" and back to /login.
+ * coinciden"), at least 8 characters (issue 3), the links to the terms and the privacy policy, then
+ * "check your e-mail" (components/CheckEmail.tsx: where the mail went, "Reenviar") and back to /login.
  */
 import { createFileRoute } from '@tanstack/react-router';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { AuthDone, AuthForm, AuthSwitch, useAuthForm } from '../components/AuthForm.tsx';
+import { type ReactNode, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { AuthForm, AuthSwitch, useAuthForm } from '../components/AuthForm.tsx';
+import { CheckEmail } from '../components/CheckEmail.tsx';
 import { AuthLayout } from '../components/ui.tsx';
 import { loadAuthClient } from '../lib/auth.ts';
 
@@ -47,11 +49,7 @@ function Register() {
   if (sentTo) {
     return (
       <AuthLayout title={t('register.checkEmailTitle')}>
-        <AuthDone
-          message={t('register.checkEmail', { email: sentTo })}
-          to="/login"
-          link={t('register.backToLogin')}
-        />
+        <CheckEmail email={sentTo} />
       </AuthLayout>
     );
   }
@@ -74,8 +72,27 @@ function Register() {
         ]}
         onSubmit={submit}
       >
+        {/* Issue 29: the sign-up links the site's terms and privacy pages (plugins/site, /legal/*). */}
+        <p className="text-center text-xs text-slate-600" data-testid="register-legal">
+          <Trans
+            i18nKey="register.legal"
+            components={{
+              terms: <LegalLink href="/legal/tos" />,
+              privacy: <LegalLink href="/legal/privacy" />,
+            }}
+          />
+        </p>
         <AuthSwitch question={t('register.haveAccount')} to="/login" link={t('register.login')} />
       </AuthForm>
     </AuthLayout>
+  );
+}
+
+/** A link to one of the site's legal pages, in a new tab; its words come from `<Trans>`. */
+function LegalLink({ href, children }: { href: string; children?: ReactNode }) {
+  return (
+    <a href={href} target="_blank" rel="noopener" className="font-semibold text-brand-800 underline">
+      {children}
+    </a>
   );
 }

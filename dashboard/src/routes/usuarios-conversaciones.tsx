@@ -4,7 +4,7 @@
  * bot is told to create one first.
  */
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Conversations } from '../components/Conversations.tsx';
 import { ForBot, PageShell } from '../components/PageShell.tsx';
@@ -39,14 +39,9 @@ function FollowersScreen() {
   const initial = channel && userId ? { channel, userId } : null;
   return (
     <PageShell className="min-h-dvh pb-16" main="mx-auto max-w-6xl space-y-4 px-4 py-6">
-      <div className="flex flex-wrap items-end justify-between gap-2">
-        <div>
-          <h1 className="text-2xl font-bold">{t('conversations.title')}</h1>
-          <p className="text-sm text-slate-600">{t('conversations.subtitle')}</p>
-        </div>
-        <Link to="/main" className="text-sm font-medium text-brand-800 underline">
-          {t('conversations.back')}
-        </Link>
+      <div>
+        <h1 className="text-2xl font-bold">{t('conversations.title')}</h1>
+        <p className="text-sm text-slate-600">{t('conversations.subtitle')}</p>
       </div>
       <ForBot bot={bot} none={t('conversations.noBot')}>
         {(chatbotId) => <Conversations chatbotId={chatbotId} initial={initial} />}

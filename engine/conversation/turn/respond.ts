@@ -4,10 +4,15 @@
  * answer (with the plugins' tools and prompt fragments), or the offline responder's; then, when
  * several files matched, the numbered list offer.
  */
+import type { Kysely } from 'kysely';
 import { buildEmpathyContainer } from '../../empathy/index.ts';
+import { knowledgePrompt, offlineAnswer, type PassageUse, passageUses } from '../../knowledge/answer.ts';
+import { citedFileOffer } from '../../knowledge/offer.ts';
+import { type FoundPassage, findPassages } from '../../knowledge/retrieve.ts';
 import type { Logger } from '../../logger.ts';
 import {
   type InboundMessage,
+  type OutboundMessage,
   type Registry,
   type ToolCallRecord,
   type TurnContext,
@@ -15,7 +20,9 @@ import {
 } from '../../registry/index.ts';
 import type { ArchivosBlock, Attachment, ContenedorEmpatico, HistoryItem, LangCode } from '../../schemas.ts';
 import { publicFileUrl } from '../../storage/index.ts';
+import type { Database } from '../../store/database.ts';
 import type { LoadedBot } from '../cache.ts';
+import { readFollower } from '../language.ts';
 import type { LlmClient } from '../llm.ts';
 import { offlineReply } from '../offline.ts';
 import { buildMessages, buildSystemPrompt } from '../prompt.ts';
@@ -32,6 +39,8 @@ export interface RespondDeps {
   log: Logger;
   /** Base URL for absolute file links; relative links when undefined. */
   baseUrl: () => string | undefined;
+  /** The database the bot's file passages are searched in (issue 30 §3); none searched without it. */
+  db?: Kysely<Database>;
 }
 
 /** What the respond stage reads. */
@@ -57,6 +66,10 @@ export interface Response {
   /** True when the LLM failed and the follower got the failure text. */
   failed: boolean;
   tools: ToolCallRecord[];
+  /** The passages of the bot's files given to the LLM or quoted offline (issue 30 §3). */
+  passages: PassageUse[];
+  /** What a plugin's offline dialogue offers to pick (issue 29: free slots), as {@link OfflineHandler} gave them. */
+  choices?: OutboundMessage['choices'];
 }
 
 /** Answers the turn (see the module comment). An LLM failure is not thrown: `failed` is set. */
@@ -83,6 +96,11 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
     timezone: bot.timezone,
   });
   const sending = match.sending;
+  // Offline, the bot's own sentences speak the follower's language when it can be told (issue 29).
+  const follower =
+    deps.llm === null && !intercepted && !wordless
+      ? await readFollower(inbound.text, lang)
+      : { lang, greeting: false };
   const attachment: Attachment | null = sending
     ? {
         url: publicFileUrl(sending.file_url, deps.baseUrl()),
@@ -90,7 +108,7 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
         name: sending.file_name,
         mime: sending.mime_type,
         fileId: sending.id,
-        caption: fileSentence(lang, sending.file_type, inbound.messageId),
+        caption: fileSentence(follower.lang, sending.file_type, inbound.messageId),
       }
     : null;
 
@@ -98,6 +116,9 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
   let failed = false;
   const tools: ToolCallRecord[] = [];
   const offline = !intercepted && !wordless && deps.llm === null;
+  const passages = intercepted || wordless ? [] : await searchFiles(deps, loaded, inbound.text, history);
+  let used: FoundPassage[] = [];
+  let choices: OutboundMessage['choices'];
   if (intercepted) {
     reply = intercepted.reply;
     onToken?.(reply);
@@ -108,7 +129,17 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
     try {
       const runner = deps.registry.toolRunner(turn, tools);
       const fragments = await deps.registry.promptFragments(turn.bot);
-      const system = buildSystemPrompt({ bot, lang, files, fragments, container, head: parts.promptHead() });
+      used = passages;
+      const knowledge = knowledgePrompt(passages);
+      const system = buildSystemPrompt({
+        bot,
+        lang,
+        files,
+        fragments,
+        container,
+        head: parts.promptHead(),
+        knowledge,
+      });
       reply = await deps.llm.complete(buildMessages(system, history, inbound.text), {
         ...(onToken ? { onToken } : {}),
         ...(input.signal ? { signal: input.signal } : {}),
@@ -131,7 +162,9 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
       onToken?.(reply);
     }
   } else {
-    reply = (await offlineDialogue(deps, turn, tools)) ?? '';
+    const dialogue = await offlineDialogue(deps, turn, tools);
+    reply = dialogue?.reply ?? '';
+    if (dialogue?.choices?.length) choices = dialogue.choices;
     if (!reply) {
       reply = offlineReply({
         lang,
@@ -141,13 +174,57 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
         files,
         container,
         firstTurn: history.length === 0,
+        replyLang: follower.lang,
+        greeting: follower.greeting,
+        fromFiles: () => {
+          const answer = offlineAnswer(inbound.text, passages, lang);
+          if (answer) used = [answer.passage];
+          return answer?.text ?? null;
+        },
       });
       if (!reply && attachment) reply = attachment.caption;
     }
     emitInPieces(reply, onToken);
   }
-  if (!failed) reply = withListOffer(reply, match.archivos, lang, onToken);
-  return { reply, attachment, container, offline, failed, tools };
+  // A reply from a file's passage offers that file when it is not sent (issue 30 §3).
+  const cited = failed
+    ? null
+    : citedFileOffer({
+        reply,
+        used,
+        offline,
+        files: parts.fileRefs,
+        archivos: match.archivos,
+        sentIds: match.sentIds,
+      });
+  if (cited) container.archivos = cited;
+  if (!failed) reply = withListOffer(reply, cited ?? match.archivos, follower.lang, onToken);
+  return {
+    reply,
+    attachment,
+    container,
+    offline,
+    failed,
+    tools,
+    passages: passageUses(used),
+    ...(choices ? { choices } : {}),
+  };
+}
+
+/** The bot's file passages for this message (none without a database); a failed search is logged. */
+async function searchFiles(
+  deps: RespondDeps,
+  loaded: LoadedBot,
+  message: string,
+  history: readonly HistoryItem[],
+): Promise<FoundPassage[]> {
+  if (!deps.db || !message) return [];
+  try {
+    return await findPassages(deps.db, loaded, message, history);
+  } catch (err) {
+    deps.log.warn({ err, chatbotId: loaded.bot.id }, 'file passages search failed; the turn goes on without');
+    return [];
+  }
 }
 
 /**
@@ -170,19 +247,19 @@ export function withListOffer(
   return `${reply.trimEnd()}${suffix}`;
 }
 
-/** The plugins' offline dialogues (no LLM): the first reply wins; tool calls are recorded. */
+/** The plugins' offline dialogues (no LLM): the first reply (and its choices) wins; tool calls are recorded. */
 async function offlineDialogue(
   deps: RespondDeps,
   turn: TurnContext,
   record: ToolCallRecord[],
-): Promise<string | undefined> {
+): Promise<{ reply: string; choices?: OutboundMessage['choices'] } | undefined> {
   const handlers = deps.registry.offlineHandlers();
   if (handlers.length === 0) return undefined;
   const runner = deps.registry.toolRunner(turn, record);
   for (const { plugin, handler } of handlers) {
     try {
       const out = await handler(turn, runner);
-      if (out?.reply.trim()) return out.reply;
+      if (out?.reply.trim()) return out;
     } catch (err) {
       deps.log.error({ err, plugin }, 'plugin offline dialogue failed; the offline responder answers');
     }

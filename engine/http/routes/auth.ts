@@ -34,6 +34,7 @@ const MAIL_PATHS = new Set([
   '/api/auth/request-password-reset',
   '/api/auth/forget-password',
   '/api/auth/send-verification-email',
+  '/api/auth/change-email',
 ]);
 
 /** The text of a refused account request (Spanish, the interface's default). */
@@ -113,12 +114,12 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       schema: {
         summary: 'Sign-in methods on offer',
         description:
-          'Whether Google sign-in is configured (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET); the login screen hides the button otherwise.',
+          'Whether Google sign-in is configured (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET; the login screen hides the button otherwise), and whether owner mails leave the server (`mail`: SMTP configured; without it they are written to the server’s outbox and "check your e-mail" says so, issue 29).',
         tags: ['owner'],
-        response: { 200: z.object({ google: z.boolean() }) },
+        response: { 200: z.object({ google: z.boolean(), mail: z.boolean() }) },
       },
     },
-    async () => ({ google: deps.googleSignIn }),
+    async () => ({ google: deps.googleSignIn, mail: deps.mailConfigured }),
   );
 
   app.get(

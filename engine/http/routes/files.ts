@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { addFile, FILE_MESSAGES, removeFile, updateFileKeywords } from '../../files.ts';
+import { queueReading } from '../../knowledge/job.ts';
 import { FILE_LIMITS } from '../../schemas.ts';
 import type { ChatbotFile } from '../../store/database.ts';
 import { findOwnedChatbot } from '../../store/queries/chatbots.ts';
@@ -76,6 +77,7 @@ export const fileRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
             req.log.warn({ err, file: file.name }, 'conversion failed; the original is stored');
           },
         });
+        await queueReading({ db: deps.db, jobs: deps.jobs, log: req.log }, row);
         return reply.code(201).send({ ...fileView(row), conversionFailed });
       } finally {
         await form.dispose();

@@ -6,11 +6,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { relanguageBot } from '../../knowledge/index.ts';
 import {
   BOT_LANGUAGES,
-  CATEGORIES,
+  CategoryInput,
   DEFAULT_BOT_LANGUAGE,
   DEFAULT_CATEGORY,
+  languageCode,
   PUBLIC_DESCRIPTION_MAX,
   STYLES,
 } from '../../schemas.ts';
@@ -53,7 +55,9 @@ export const SaveChatbotBody = z.object({
   enable_reservations: z.boolean().optional(),
   selected_voice_id: z.string().max(200).nullable().optional(),
   is_public: z.boolean().optional(),
-  category: z.enum(CATEGORIES).optional(),
+  category: CategoryInput.optional().describe(
+    'Issue 29: one of the categories; a spec name maps to its new one.',
+  ),
   idioma: z.enum(BOT_LANGUAGES).optional(),
   timezone: z.string().max(64).optional(),
 });
@@ -136,7 +140,7 @@ export const ownerRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
       schema: {
         summary: 'Create or update the owner’s bot',
         description:
-          'Spec 000 §7. With `id`, updates that bot of the owner (404 when it is not theirs); without, creates one with the spec defaults (is_public true, idioma English, category Empresa o Profesional). Name and description are required (400 "Faltan datos").',
+          'Spec 000 §7. With `id`, updates that bot of the owner (404 when it is not theirs); without, creates one with the spec defaults (is_public true, idioma English, category Servicios Profesionales — issue 29; not listed in Facebots until published; its web channel on, issue 29). Name and description are required (400 "Faltan datos").',
         tags: ['owner'],
         body: SaveChatbotBody,
         response: { 200: IdResult, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
@@ -168,12 +172,16 @@ export const ownerRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
         const bot = await updateOwnedChatbot(deps.db, me.id, b.id, values);
         if (!bot) throw new AppError('NOT_FOUND', 'ID de chatbot no disponible');
         deps.engine.cache.invalidate(bot.id);
+        // Issue 30 §2: the files' passages are searched with the new language's configuration.
+        if (b.idioma !== undefined) await relanguageBot(deps.db, bot.id, languageCode(bot.idioma));
         return { id: bot.id };
       }
+      // Issue 29: a saved bot's web channel is on from the start (the owner can switch it off).
       const bot = await insertChatbot(deps.db, {
         user_id: me.id,
         category: DEFAULT_CATEGORY,
         idioma: DEFAULT_BOT_LANGUAGE,
+        web_enabled: true,
         ...values,
       });
       return { id: bot.id };
@@ -209,7 +217,7 @@ export const ownerRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
       const newest = await findNewestChatbot(deps.db, me.id);
       const bot = newest
         ? await updateOwnedChatbot(deps.db, me.id, newest.id, values)
-        : await insertChatbot(deps.db, { user_id: me.id, ...values });
+        : await insertChatbot(deps.db, { user_id: me.id, web_enabled: true, ...values });
       deps.engine.cache.invalidate(bot!.id);
       return { id: bot!.id };
     },

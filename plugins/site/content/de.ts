@@ -319,8 +319,7 @@ export const de = {
     back: '← Zurück zur Startseite',
     updated: 'Zuletzt aktualisiert: 23. November 2026',
     operator: 'Diese Charla-Installation wird betrieben von {name}. Kontakt: {email}.',
-    operatorUnset:
-      'Der Betreiber dieser Installation hat seine Identität noch nicht angegeben (CHARLA_OPERATOR_NAME und CHARLA_OPERATOR_EMAIL).',
+    operatorUnset: 'Der Betreiber dieser Installation hat seine Identität noch nicht angegeben.',
     tos: {
       title: 'Nutzungsbedingungen',
       description: 'Die Bedingungen für die Nutzung dieser Charla-Installation.',

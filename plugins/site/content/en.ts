@@ -316,8 +316,7 @@ export const en = {
     back: '← Back to home',
     updated: 'Last updated: 23 November 2026',
     operator: 'This Charla installation is operated by {name}. Contact: {email}.',
-    operatorUnset:
-      'The operator of this installation has not stated their identity yet (CHARLA_OPERATOR_NAME and CHARLA_OPERATOR_EMAIL).',
+    operatorUnset: 'The operator of this installation has not stated their identity yet.',
     tos: {
       title: 'Terms of service',
       description: 'The terms for using this Charla installation.',

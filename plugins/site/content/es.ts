@@ -316,8 +316,7 @@ export const es: SiteContent = {
     back: '← Volver al inicio',
     updated: 'Última actualización: 23 de noviembre de 2026',
     operator: 'Esta instalación de Charla la opera {name}. Contacto: {email}.',
-    operatorUnset:
-      'El operador de esta instalación todavía no ha indicado su identidad (CHARLA_OPERATOR_NAME y CHARLA_OPERATOR_EMAIL).',
+    operatorUnset: 'El operador de esta instalación todavía no ha indicado su identidad.',
     tos: {
       title: 'Términos del servicio',
       description: 'Las condiciones para usar esta instalación de Charla.',

@@ -318,8 +318,7 @@ export const fr = {
     back: '← Retour à l’accueil',
     updated: 'Dernière mise à jour : 23 novembre 2026',
     operator: 'Cette installation de Charla est exploitée par {name}. Contact : {email}.',
-    operatorUnset:
-      'L’exploitant de cette installation n’a pas encore indiqué son identité (CHARLA_OPERATOR_NAME et CHARLA_OPERATOR_EMAIL).',
+    operatorUnset: 'L’exploitant de cette installation n’a pas encore indiqué son identité.',
     tos: {
       title: 'Conditions d’utilisation',
       description: 'Les conditions d’utilisation de cette installation de Charla.',

@@ -287,8 +287,7 @@ export const hi = {
     back: '← होम पर वापस',
     updated: 'अंतिम अपडेट: 23 नवंबर 2026',
     operator: 'यह Charla इंस्टॉलेशन {name} चलाते हैं। संपर्क: {email}।',
-    operatorUnset:
-      'इस इंस्टॉलेशन के ऑपरेटर ने अभी अपनी पहचान नहीं बताई है (CHARLA_OPERATOR_NAME और CHARLA_OPERATOR_EMAIL)।',
+    operatorUnset: 'इस इंस्टॉलेशन के ऑपरेटर ने अभी अपनी पहचान नहीं बताई है।',
     tos: {
       title: 'सेवा की शर्तें',
       description: 'इस Charla इंस्टॉलेशन के उपयोग की शर्तें।',

@@ -316,8 +316,7 @@ export const it = {
     back: '← Torna alla home',
     updated: 'Ultimo aggiornamento: 23 novembre 2026',
     operator: 'Questa installazione di Charla è gestita da {name}. Contatto: {email}.',
-    operatorUnset:
-      'Il gestore di questa installazione non ha ancora indicato la sua identità (CHARLA_OPERATOR_NAME e CHARLA_OPERATOR_EMAIL).',
+    operatorUnset: 'Il gestore di questa installazione non ha ancora indicato la sua identità.',
     tos: {
       title: 'Termini del servizio',
       description: 'Le condizioni per usare questa installazione di Charla.',

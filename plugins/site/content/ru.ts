@@ -312,8 +312,7 @@ export const ru = {
     back: '← На главную',
     updated: 'Последнее обновление: 23 ноября 2026 г.',
     operator: 'Эту установку Charla обслуживает {name}. Контакт: {email}.',
-    operatorUnset:
-      'Оператор этой установки ещё не указал свои данные (CHARLA_OPERATOR_NAME и CHARLA_OPERATOR_EMAIL).',
+    operatorUnset: 'Оператор этой установки ещё не указал свои данные.',
     tos: {
       title: 'Условия использования',
       description: 'Условия использования этой установки Charla.',

@@ -19,7 +19,10 @@ import { AssistantButton, Layout, type PageContext } from './Layout.tsx';
 /** The demo IALanding the hero opens (spec 001 §2). */
 export const DEMO_IALANDING = '/ialanding/ialanding-el-pato-pepe';
 
-/** The carousel's pictures (assets/site), in the spec's order: artist, clinic, reservations, company. */
+/**
+ * The carousel's pictures (assets/site), in the spec's order: artist, clinic, reservations, company;
+ * each in the page's language (`<slide>.<lang>.svg`, issue 29).
+ */
 export const SLIDES = ['artist', 'clinic', 'reservations', 'company'] as const;
 
 function Check() {
@@ -153,7 +156,7 @@ export function Home({ ctx }: { ctx: PageContext }) {
               <img
                 key={slide}
                 className="slide"
-                src={`/site/media/${slide}.svg`}
+                src={`/site/media/${slide}.${ctx.lang}.svg`}
                 alt={t.carousel.slides[i]}
                 width="360"
                 height="440"

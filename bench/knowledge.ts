@@ -1,0 +1,228 @@
+/**
+ * The files' knowledge section of `npm run bench` (issue 30 §4): how well and how fast a bot finds,
+ * in its files, the passage that answers a follower's question.
+ *
+ * For each store of BENCH_STORES it opens a new database and stores, for one bot per language, the
+ * real documents of bench/knowledge-data cut into passages (bench/knowledge-corpus.ts), then:
+ * - recall@3: share of the labelled questions (Spanish and English) whose answering sentence is in
+ *   one of the 3 passages engine/knowledge/retrieve.ts returns (full-text search); with embeddings
+ *   when CHARLA_EMBEDDINGS_BASE_URL is set (not built yet: printed as such), else "not configured";
+ * - offline accuracy: share whose offline answer (engine/knowledge/answer.ts, no LLM) contains it;
+ * - latency: p50/p95 of one retrieval at BENCH_KNOWLEDGE_PASSAGES (10,000) passages per bot (the
+ *   documents plus passages made of their sentences shuffled), BENCH_KNOWLEDGE_ROUNDS (5) rounds of
+ *   every question, with whether the plan uses the GIN index.
+ * Goals: recall@3 ≥ 0.9 with text search alone; retrieval adds < 20 ms p95 to a turn.
+ *
+ * Alone: `BENCH_ONLY=knowledge node bin/run-ts.js bench/knowledge.ts` (or `npm run bench`).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { answerFromPassages } from '../engine/knowledge/answer.ts';
+import type { Chunk } from '../engine/knowledge/chunk.ts';
+import { type PassagesIndex, passagesIndex, retrievePassages } from '../engine/knowledge/retrieve.ts';
+import { openStore, type Store } from '../engine/store/connect.ts';
+import { migrateToLatest } from '../engine/store/migrate.ts';
+import {
+  addFile,
+  CONFIGS,
+  chunkDocument,
+  createBotWithFile,
+  documentText,
+  holdsAnswer,
+  insertPassages,
+  questions,
+} from './knowledge-corpus.ts';
+import { freshPostgresDb } from './procs.ts';
+import { fmtMs, mark, table } from './report.ts';
+import { LABEL, STORES, type StoreName } from './settings.ts';
+
+const PASSAGES = Number(process.env.BENCH_KNOWLEDGE_PASSAGES ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_KNOWLEDGE_ROUNDS ?? 5);
+const GOAL = { recall: 0.9, p95Ms: 20 };
+const PG_DB = 'charla_bench_knowledge';
+const log = (line: string) => process.stderr.write(`  · ${line}\n`);
+
+/** A deterministic shuffle source (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Passages of 2–5 sentences drawn from the documents' sentences, to fill a bot to `count`. */
+function filler(chunks: readonly Chunk[], count: number, seed: number): Chunk[] {
+  const sentences = chunks.flatMap((c) => c.text.split(/(?<=[.!?])\s+|\n/).filter((s) => s.length > 20));
+  const next = random(seed);
+  return Array.from({ length: count }, (_, i) => {
+    const n = 2 + Math.floor(next() * 4);
+    const text = Array.from({ length: n }, () => sentences[Math.floor(next() * sentences.length)]!).join(' ');
+    return { page: 1 + Math.floor(i / 8), position: i, heading: '', text };
+  });
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+interface Figures {
+  recall: number;
+  offline: number;
+  p50: number;
+  p95: number;
+  gin: boolean;
+  misses: string[];
+}
+
+/** Stores the bots and measures (see the module comment). */
+async function measure(store: Store): Promise<Figures> {
+  const db = store.db;
+  await migrateToLatest(db);
+  const qs = questions();
+  const bots = new Map<'es' | 'en', { small: string; big: string }>();
+  const indexes = new Map<string, PassagesIndex>();
+  for (const lang of ['es', 'en'] as const) {
+    const config = CONFIGS[lang];
+    const docs = [...new Set(qs.filter((q) => q.lang === lang).map((q) => q.doc))];
+    const small = await createBotWithFile(db, {
+      email: `k-${lang}@bench.example.com`,
+      idioma: lang === 'es' ? 'Español' : 'English',
+      fileName: docs[0]!,
+    });
+    const big = await createBotWithFile(db, {
+      email: `k-${lang}-big@bench.example.com`,
+      idioma: lang === 'es' ? 'Español' : 'English',
+      fileName: docs[0]!,
+    });
+    const all: Chunk[] = [];
+    for (const [i, doc] of docs.entries()) {
+      const chunks = chunkDocument(documentText(doc));
+      all.push(...chunks);
+      const fileId = i === 0 ? small.fileId : await addFile(db, small.ownerId, small.botId, doc);
+      await insertPassages(db, { botId: small.botId, fileId, config }, chunks);
+      const bigFile = i === 0 ? big.fileId : await addFile(db, big.ownerId, big.botId, doc);
+      await insertPassages(db, { botId: big.botId, fileId: bigFile, config }, chunks);
+    }
+    await insertPassages(
+      db,
+      { botId: big.botId, fileId: big.fileId, config },
+      filler(all, Math.max(0, PASSAGES - all.length), lang === 'es' ? 1 : 2),
+    );
+    bots.set(lang, { small: small.botId, big: big.botId });
+    for (const id of [small.botId, big.botId]) indexes.set(id, (await passagesIndex(db, id))!);
+  }
+  await sql`ANALYZE chatbot_file_passages`.execute(db);
+
+  let found = 0;
+  let answered = 0;
+  const misses: string[] = [];
+  for (const q of qs) {
+    const bot = bots.get(q.lang)!;
+    const index = indexes.get(bot.small)!;
+    const top = await retrievePassages(db, { chatbotId: bot.small, message: q.q, k: 3, index });
+    if (top.some((p) => holdsAnswer(p.text, q))) found++;
+    else misses.push(`recall: ${q.q}`);
+    const reply = answerFromPassages(q.q, top, q.lang);
+    if (reply && holdsAnswer(reply, q)) answered++;
+    else misses.push(`offline: ${q.q} → ${reply?.slice(0, 90) ?? '(none)'}`);
+  }
+
+  const times: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const q of qs) {
+      const started = performance.now();
+      const chatbotId = bots.get(q.lang)!.big;
+      await retrievePassages(db, { chatbotId, message: q.q, index: indexes.get(chatbotId)! });
+      if (round > 0) times.push(performance.now() - started);
+    }
+  }
+  times.sort((a, b) => a - b);
+  const probe = qs[0]!;
+  const plan = await sql<Record<string, string>>`EXPLAIN SELECT id FROM chatbot_file_passages
+    WHERE chatbot_id = ${bots.get(probe.lang)!.big}
+      AND tsv @@ ${"('monthli' & 'plan') | ('monthli' & 'cost') | ('plan' & 'cost')"}::tsquery`.execute(db);
+  const gin = plan.rows.some((r) => Object.values(r).join(' ').includes('chatbot_file_passages_tsv'));
+  return {
+    recall: found / qs.length,
+    offline: answered / qs.length,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    gin,
+    misses,
+  };
+}
+
+/** Runs the section; returns its printed text and summary lines. */
+export async function knowledgeBench(): Promise<{ text: string; summaries: string[]; failed: boolean }> {
+  const qs = questions();
+  const rows: string[][] = [
+    [
+      '',
+      'recall@3 (text)',
+      'recall@3 (hybrid)',
+      'offline answer',
+      'p50',
+      'p95',
+      'GIN',
+      `goal recall ≥ ${GOAL.recall}, p95 < ${GOAL.p95Ms} ms`,
+    ],
+  ];
+  const hybrid = process.env.CHARLA_EMBEDDINGS_BASE_URL ? 'not built' : 'not configured';
+  const summaries: string[] = [];
+  const notes: string[] = [];
+  let failed = false;
+  for (const name of STORES as StoreName[]) {
+    const dir = mkdtempSync(join(tmpdir(), 'charla-bench-knowledge-'));
+    let store: Store | undefined;
+    try {
+      log(`knowledge: ${LABEL[name]}: ${qs.length} questions, ${PASSAGES} passages per bot`);
+      store =
+        name === 'pglite'
+          ? await openStore({ dataDir: dir })
+          : await openStore({ databaseUrl: await freshPostgresDb(PG_DB) });
+      const r = await measure(store);
+      const ok = r.recall >= GOAL.recall && r.p95 < GOAL.p95Ms;
+      rows.push([
+        LABEL[name],
+        r.recall.toFixed(2),
+        hybrid,
+        r.offline.toFixed(2),
+        fmtMs(r.p50),
+        fmtMs(r.p95),
+        r.gin ? 'yes' : 'no',
+        mark(ok),
+      ]);
+      summaries.push(
+        `knowledge (${name}): recall@3 ${r.recall.toFixed(2)} (goal ≥ ${GOAL.recall}), offline answers ${r.offline.toFixed(2)}, retrieval p95 ${fmtMs(r.p95)} at ${PASSAGES} passages (goal < ${GOAL.p95Ms} ms)`,
+      );
+      if (process.env.BENCH_KNOWLEDGE_VERBOSE) notes.push(...r.misses.map((m) => `    ${name}: ${m}`));
+    } catch (err) {
+      failed = true;
+      rows.push([LABEL[name], 'FAILED', (err as Error).message]);
+    } finally {
+      await store?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const text =
+    `\nFiles' knowledge — ${qs.length} labelled questions (${qs.filter((q) => q.lang === 'es').length} Spanish, ${qs.filter((q) => q.lang === 'en').length} English) over 3 real documents; latency of one retrieval at ${PASSAGES} passages per bot\n` +
+    `${table(rows)}\n${notes.length ? `${notes.join('\n')}\n` : ''}`;
+  return { text, summaries, failed };
+}
+
+if (process.env.BENCH_ONLY === 'knowledge') {
+  let code = 1;
+  try {
+    const { text, summaries, failed } = await knowledgeBench();
+    process.stdout.write(text);
+    if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
+    code = failed ? 1 : 0;
+  } catch (err) {
+    process.stdout.write(`\nFiles' knowledge: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+  process.exit(code);
+}

@@ -1,0 +1,342 @@
+/**
+ * The passages of a bot's files that fit a follower's message (issue 30 §2, §3): PostgreSQL
+ * full-text search over `chatbot_file_passages` (migrations/202611291200_file_passages.ts), the
+ * same SQL on PGlite and PostgreSQL.
+ *
+ * - The message's terms are its lexemes as `to_tsvector` makes them with the configuration the
+ *   passages were indexed with (`spanish`, `simple`…, read from the bot's passages, so query and
+ *   vectors always agree), each weighted by its IDF among the bot's passages (counted with the GIN
+ *   index, at most {@link MAX_DF} rows a term).
+ * - Candidates: passages holding at least two of the terms (`(a & b) | (a & c) | …`, few rows even
+ *   at 10,000 passages); when fewer than k, passages holding any (OR): a question rarely shares
+ *   every word with its answer.
+ * - Rank: BM25 with each term counted once (the weights of the terms a passage holds, plus
+ *   {@link PHRASE_WEIGHT} of a pair's weight for each pair of neighbouring message terms it holds at
+ *   the same distance, `'monthli' <-> 'plan'`; normalised by its length), `ts_rank_cd` as a
+ *   tie-break. The phrases only score candidates: the GIN filter is unchanged.
+ * - The recent history's terms are a lighter second query (weighted by {@link HISTORY_WEIGHT}), so
+ *   a follow-up such as "¿y sin gluten?" still finds the dish talked about.
+ * - A bot without passages costs no query per turn: whether it has any is asked once per loaded bot
+ *   (the BotCache's object, replaced whenever the bot or its files change in any process or expire),
+ *   and never for a bot without files.
+ * Nothing is cached that another node would need: the flag only saves a query and expires with the
+ * BotCache entry (5 s at most, at once on a change notified by NOTIFY).
+ */
+import { type Kysely, sql } from 'kysely';
+import type { HistoryItem } from '../schemas.ts';
+import type { Database } from '../store/database.ts';
+
+/** A passage found for a message: where it comes from and how well it fits. */
+export interface FoundPassage {
+  /** `chatbot_file_passages.id`. */
+  id: string;
+  fileId: string;
+  fileName: string;
+  /** 1-based page, or null for a file without pages. */
+  page: number | null;
+  heading: string;
+  text: string;
+  /** Full-text rank (ts_rank_cd, length-normalised, plus the history's lighter rank); higher is better. */
+  score: number;
+}
+
+/** What {@link retrievePassages} searches for. */
+export interface RetrieveQuery {
+  chatbotId: string;
+  /** The follower's message. */
+  message: string;
+  /** Recent history (the last {@link HISTORY_MESSAGES} follower messages are used). */
+  history?: readonly HistoryItem[];
+  /** Most passages returned (default {@link DEFAULT_K}). */
+  k?: number;
+  /** The bot's passages' configuration and count ({@link passagesIndex}); read when omitted. */
+  index?: PassagesIndex;
+}
+
+/** Passages returned by default. */
+export const DEFAULT_K = 4;
+/** Share of the history's rank in a passage's score. */
+export const HISTORY_WEIGHT = 0.3;
+/** Follower messages of the history that make the second query. */
+export const HISTORY_MESSAGES = 2;
+/** Longest text of either query, in characters (a pasted essay must not make a huge tsquery). */
+const MAX_QUERY_CHARS = 500;
+/** Most distinct terms of either query. */
+const MAX_TERMS = 8;
+/**
+ * Most passages counted for a term's document frequency: a term in more is common anyway, and
+ * counting stops there (each count reads the rows it finds).
+ */
+const MAX_DF = 300;
+
+/** An `int[]` as the driver returns it (an array, or `{1,4}` text on PGlite's older paths). */
+const intArray = (v: number[] | string | null): number[] =>
+  Array.isArray(v) ? v.map(Number) : v ? v.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number) : [];
+
+/** A lexeme as a tsquery operand (`'it''s'`). */
+const quote = (lexeme: string) => `'${lexeme.replace(/'/g, "''")}'`;
+
+/** Passages holding at least two of the terms: `('a' & 'b') | ('a' & 'c') | …`. */
+function pairsOf(terms: readonly string[]): string {
+  const pairs: string[] = [];
+  for (let i = 0; i < terms.length; i++)
+    for (let j = i + 1; j < terms.length; j++) pairs.push(`(${quote(terms[i]!)} & ${quote(terms[j]!)})`);
+  return pairs.join(' | ');
+}
+
+/** One row of {@link search}. */
+interface Row {
+  id: string | number;
+  file_id: string;
+  file_name: string;
+  page: number | null;
+  heading: string;
+  text: string;
+  score: number;
+}
+
+/** A query term with its weight (its IDF among the bot's passages; less for the history's). */
+interface Term {
+  lexeme: string;
+  weight: number;
+}
+
+/** Share of a phrase's terms' mean weight added when a passage holds them as the message has them. */
+export const PHRASE_WEIGHT = 0.5;
+/** Farthest apart (positions, stop words counted) two of the message's terms make a phrase. */
+const PHRASE_SPAN = 3;
+
+/** Two of the message's terms at a given distance (`'monthli' <-> 'plan'`), and what holding them adds. */
+interface Phrase {
+  query: string;
+  weight: number;
+}
+
+/**
+ * The message's neighbouring terms as phrases (issue 30 §2): "monthly plan", "custom plan" or
+ * "languages … bot" held at the same distance in a passage say more than the words apart. Positions
+ * come from `to_tsvector` (stop words keep their place, in the message and in the passages alike).
+ */
+function phrasesOf(terms: readonly Term[], positions: ReadonlyMap<string, readonly number[]>): Phrase[] {
+  const out: Phrase[] = [];
+  for (const a of terms)
+    for (const b of terms) {
+      if (a === b) continue;
+      const gaps = (positions.get(a.lexeme) ?? []).flatMap((pa) =>
+        (positions.get(b.lexeme) ?? []).map((pb) => pb - pa),
+      );
+      const gap = gaps.filter((g) => g >= 1 && g <= PHRASE_SPAN).sort()[0];
+      if (gap !== undefined)
+        out.push({
+          query: `${quote(a.lexeme)} <${gap}> ${quote(b.lexeme)}`,
+          weight: (PHRASE_WEIGHT * (a.weight + b.weight)) / 2,
+        });
+    }
+  return out;
+}
+
+/**
+ * The terms of the message and of the history (normalised with `config`), each weighted by its
+ * inverse document frequency among the bot's passages, `ln(1 + (N − n + 0.5) / (n + 0.5))` (as
+ * engine/ranking/bm25.ts), the history's by {@link HISTORY_WEIGHT} more. One statement: the
+ * counts are GIN index lookups.
+ */
+async function weightedTerms(
+  db: Kysely<Database>,
+  chatbotId: string,
+  config: string,
+  message: string,
+  past: string,
+  total: number,
+): Promise<{ terms: Term[]; past: Term[]; phrases: Phrase[] }> {
+  const { rows } = await sql<{
+    lexeme: string;
+    hist: boolean;
+    pos: number[] | string | null;
+    n: number | string;
+  }>`
+    WITH t AS (
+      SELECT DISTINCT ON (lexeme) lexeme, hist, pos FROM (
+        SELECT m.lexeme, false AS hist, m.positions::int[] AS pos
+        FROM unnest(to_tsvector(${config}::regconfig, ${message})) m
+        UNION ALL
+        SELECT unnest(tsvector_to_array(to_tsvector(${config}::regconfig, ${past}))), true, NULL::int[]
+      ) u ORDER BY lexeme, hist
+    )
+    SELECT t.lexeme, t.hist, t.pos,
+      (SELECT count(*) FROM (SELECT 1 FROM chatbot_file_passages p
+        -- "|| ''": filter the term's rows by bot, never AND them with all the bot's rows' bitmap
+        WHERE p.chatbot_id || '' = ${chatbotId} AND p.tsv @@ plainto_tsquery('simple', t.lexeme)
+        LIMIT ${MAX_DF}) s) AS n
+    FROM t`.execute(db);
+  const weigh = (r: (typeof rows)[number]) => {
+    const n = Number(r.n);
+    return { lexeme: r.lexeme, weight: Math.log(1 + (total - n + 0.5) / (n + 0.5)) };
+  };
+  const byWeight = (a: Term, b: Term) => b.weight - a.weight;
+  const terms = rows
+    .filter((r) => !r.hist && Number(r.n) > 0)
+    .map(weigh)
+    .sort(byWeight)
+    .slice(0, MAX_TERMS);
+  const positions = new Map(rows.filter((r) => !r.hist).map((r) => [r.lexeme, intArray(r.pos)]));
+  return {
+    terms,
+    phrases: phrasesOf(terms, positions),
+    past: rows
+      .filter((r) => r.hist && Number(r.n) > 0)
+      .map(weigh)
+      .map((t) => ({ ...t, weight: t.weight * HISTORY_WEIGHT }))
+      .sort(byWeight)
+      .slice(0, MAX_TERMS),
+  };
+}
+
+/**
+ * The passages of a bot matching `filter` (a tsquery text of lexemes), best first by BM25 with each
+ * term counted once (the sum of the weights of the terms a passage holds, normalised by its length
+ * against the average, k1 = 1.2, b = 0.75), then `ts_rank_cd` of the terms as a tie-break.
+ */
+async function search(
+  db: Kysely<Database>,
+  chatbotId: string,
+  k: number,
+  terms: readonly Term[],
+  phrases: readonly Phrase[],
+  filter: string,
+  avgChars: number,
+): Promise<Row[]> {
+  const held = sql.join(
+    [...terms.map((t) => ({ query: quote(t.lexeme), weight: t.weight })), ...phrases].map(
+      (t) => sql`${t.weight}::float8 * (p.tsv @@ ${t.query}::tsquery)::int`,
+    ),
+    sql` + `,
+  );
+  const { rows } = await sql<Row>`
+    SELECT p.id, p.file_id, f.file_name, p.page, p.heading, p.text,
+      ((${held}) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * length(p.text) / ${avgChars}::float8))
+        + 0.1 * ts_rank_cd(p.tsv, ${terms.map((t) => quote(t.lexeme)).join(' | ')}::tsquery, 1))::float8 AS score
+    FROM chatbot_file_passages p JOIN chatbot_files f ON f.id = p.file_id
+    WHERE p.chatbot_id = ${chatbotId} AND p.tsv @@ ${filter}::tsquery
+    ORDER BY score DESC, p.id
+    LIMIT ${k}`.execute(db);
+  return rows;
+}
+
+/** What the search needs to know of a bot's passages as a whole. */
+export interface PassagesIndex {
+  /** The text search configuration they were indexed with (`spanish`, `simple`…). */
+  config: string;
+  /** How many there are (the N of the IDF). */
+  total: number;
+  /** Their average length, characters (BM25's length normalisation). */
+  avgChars: number;
+}
+
+/** {@link PassagesIndex} of a bot, or null when it has no passage (one indexed statement). */
+export async function passagesIndex(db: Kysely<Database>, chatbotId: string): Promise<PassagesIndex | null> {
+  const row = await db
+    .selectFrom('chatbot_file_passages')
+    .select((eb) => [
+      eb.fn.min('lang_config').as('config'),
+      eb.fn.countAll<string | number>().as('total'),
+      sql<string | number>`avg(length(text))`.as('avg'),
+    ])
+    .where('chatbot_id', '=', chatbotId)
+    .executeTakeFirst();
+  return row?.config
+    ? { config: row.config, total: Number(row.total), avgChars: Number(row.avg) || 1 }
+    : null;
+}
+
+/** The history's follower messages that make the lighter second query. */
+export function historyQuery(history: readonly HistoryItem[] = []): string {
+  return history
+    .filter((h) => h.role === 'user')
+    .slice(-HISTORY_MESSAGES)
+    .map((h) => h.content)
+    .join(' ')
+    .slice(-MAX_QUERY_CHARS);
+}
+
+/**
+ * The top passages of a bot's files for a message, best first; empty when the bot has no
+ * passages or the message has no searchable word.
+ */
+export async function retrievePassages(db: Kysely<Database>, query: RetrieveQuery): Promise<FoundPassage[]> {
+  const message = query.message.slice(0, MAX_QUERY_CHARS);
+  if (!/[\p{L}\p{N}]/u.test(message)) return [];
+  const index = query.index ?? (await passagesIndex(db, query.chatbotId));
+  if (!index) return [];
+  const k = Math.max(1, Math.min(query.k ?? DEFAULT_K, 20));
+  const { terms, past, phrases } = await weightedTerms(
+    db,
+    query.chatbotId,
+    index.config,
+    message,
+    historyQuery(query.history),
+    index.total,
+  );
+  if (terms.length === 0) return [];
+  const all = [...terms, ...past];
+  const lexemes = terms.map((t) => t.lexeme);
+  const rows =
+    terms.length > 1
+      ? await search(db, query.chatbotId, k, all, phrases, pairsOf(lexemes), index.avgChars)
+      : [];
+  if (rows.length < k) {
+    const seen = new Set(rows.map((r) => String(r.id)));
+    const more = await search(
+      db,
+      query.chatbotId,
+      k,
+      all,
+      phrases,
+      all.map((t) => quote(t.lexeme)).join(' | '),
+      index.avgChars,
+    );
+    rows.push(...more.filter((r) => !seen.has(String(r.id))).slice(0, k - rows.length));
+  }
+  return rows.map((r) => ({
+    id: String(r.id),
+    fileId: r.file_id,
+    fileName: r.file_name,
+    page: r.page,
+    heading: r.heading,
+    text: r.text,
+    score: Number(r.score),
+  }));
+}
+
+/** What a loaded bot must offer for {@link findPassages} (the BotCache's object). */
+export interface KnowledgeBot {
+  bot: { id: string };
+  files: readonly unknown[];
+}
+
+/** {@link PassagesIndex} of each loaded bot (null: no passages), asked once per loaded object. */
+const indexes = new WeakMap<KnowledgeBot, Promise<PassagesIndex | null>>();
+
+/**
+ * {@link retrievePassages} for a turn of a loaded bot: no query at all for a bot without files,
+ * one indexed lookup per loaded bot object to learn whether it has passages (see the module
+ * comment), then the search. A failed search is the caller's to log; it returns nothing here.
+ */
+export async function findPassages(
+  db: Kysely<Database>,
+  loaded: KnowledgeBot,
+  message: string,
+  history: readonly HistoryItem[] = [],
+  k = DEFAULT_K,
+): Promise<FoundPassage[]> {
+  if (loaded.files.length === 0) return [];
+  let index = indexes.get(loaded);
+  if (!index) {
+    index = passagesIndex(db, loaded.bot.id);
+    indexes.set(loaded, index);
+    index.catch(() => indexes.delete(loaded));
+  }
+  const found = await index;
+  if (!found) return [];
+  return retrievePassages(db, { chatbotId: loaded.bot.id, message, history, k, index: found });
+}
