@@ -5,7 +5,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx', 'engine/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
-    maxWorkers: 2,
+    // Three files at a time on the 2-core CI machine: a browser or server test file keeps about two
+    // thirds of a core busy (it waits on Chromium, a child `charla` and the database), so two left a
+    // third of the CPU idle; the suite's wall time is what CI's 30-minute limit counts.
+    maxWorkers: 3,
     // Browser scenarios run many steps; on a loaded 2-core machine they need more than the default.
     testTimeout: 60_000,
     hookTimeout: 60_000,
