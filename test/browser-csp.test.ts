@@ -233,7 +233,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('Content-Securit
 
     await page.goto(`${base}/charla-web`);
     await page.getByRole('heading', { name: 'Tu Landing Web con Charla' }).waitFor();
-    await page.getByRole('button', { name: 'Activar', exact: true }).click();
+    // A saved bot's web channel is on (issue 29).
     await page.getByRole('button', { name: 'Desactivar', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Generar Código' }).click();
     await page.getByTestId('widget-code').waitFor();

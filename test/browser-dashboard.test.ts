@@ -405,7 +405,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     await page.getByRole('heading', { name: en('configure.basic') }).waitFor();
     await page.getByRole('heading', { name: en('configure.advanced') }).waitFor();
     await page.getByRole('button', { name: en('configure.save'), exact: true }).waitFor();
-    await page.getByRole('link', { name: en('configure.back'), exact: true }).waitFor();
+    // Issue 29: the shared navigation, in English, instead of a "Back" link.
+    await page
+      .getByRole('navigation', { name: en('nav.label') })
+      .getByRole('link', { name: en('nav.bot') })
+      .waitFor();
     await page.getByRole('heading', { name: 'Attached files' }).waitFor();
     await page.getByText(en('files.subtitle')).waitFor();
     await page.getByText(en('files.limits')).waitFor();
@@ -661,6 +665,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     await page.getByText(es('files.unconfiguredWarning', { count: '1' })).waitFor();
     expect(
       await page
+        .getByRole('main')
         .getByRole('listitem')
         .filter({ has: page.locator('audio, img, a, video') })
         .count(),

@@ -321,7 +321,10 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       expect(await page.getByTestId('web-days').innerText()).toBe('0');
       const alert = page.getByTestId('channel-info').getByRole('alert');
       await alert.getByText('Tu bot está en pausa', { exact: false }).waitFor();
-      expect(await page.locator('a[href="/gestion"]').count()).toBe(FEATURES.gestion ? 1 : 0);
+      // The warning's own link (the navigation's "Cuenta" also goes to /gestion).
+      expect(await page.getByTestId('channel-info').locator('a[href="/gestion"]').count()).toBe(
+        FEATURES.gestion ? 1 : 0,
+      );
       expect(await shoot(page, 'web-paused')).toEqual({ 1280: 1280, 390: 390 });
       await context.close();
     }, 60_000);
