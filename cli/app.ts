@@ -20,7 +20,8 @@ import type { LlmClient } from '../engine/conversation/llm.ts';
 import { requireOwner } from '../engine/http/auth.ts';
 import { buildServer } from '../engine/http/server.ts';
 import { JobQueue, jobsSchemaOf } from '../engine/jobs/index.ts';
-import { backfillReading, readFileHandler, readFileJob } from '../engine/knowledge/job.ts';
+import { createEmbedder } from '../engine/knowledge/embeddings.ts';
+import { backfillReading, registerKnowledgeJobs } from '../engine/knowledge/job.ts';
 import type { Logger } from '../engine/logger.ts';
 import { removeStaleWorkDirs } from '../engine/media.ts';
 import { createMetrics } from '../engine/metrics.ts';
@@ -168,6 +169,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       onError: (err, what) => log.warn({ err, what }, 'metrics: could not read a gauge'),
     });
     const llm = llmOf(config, options.llm, metrics);
+    const embedder = createEmbedder(config.embeddings);
     // better-auth's schema is checked whenever Charla's migrations change something (a new
     // database, an upgrade) and by `charla migrate`; a start with nothing to apply skips it.
     const migrated = ownMigrations.then(async ({ applied }) => {
@@ -182,6 +184,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       db: store.db,
       registry,
       llm,
+      embedder,
       log: log.child({ component: 'engine' }),
       baseUrl: () => baseUrl,
       ...(options.now ? { now: options.now } : {}),
@@ -276,7 +279,7 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
       }),
     );
     for (const { job } of registry.jobs()) jobs.register(job.definition, job.handler);
-    jobs.register(readFileJob, readFileHandler({ db: store.db, storage, log, registry })); // issue 30 §1
+    registerKnowledgeJobs(jobs, { db: store.db, storage, log, registry, embedder }); // issue 30 §1, §2
     metrics.addPluginGauges(registry.gauges()); // their `/metrics` gauges (issue 26 §3)
     const inbox = new ChannelInbox(store.db, log.child({ component: 'inbox' }), {
       ingestDb: store.ingest,

@@ -63,6 +63,9 @@ const EnvSchema = z.object({
   CHARLA_LLM_MODEL: optionalString,
   CHARLA_LLM_TIMEOUT_MS: int(30_000),
   CHARLA_LLM_MAX_RETRIES: int(2),
+  CHARLA_EMBEDDINGS_BASE_URL: optionalString,
+  CHARLA_EMBEDDINGS_MODEL: optionalString,
+  CHARLA_EMBEDDINGS_API_KEY: optionalString,
   CHARLA_SECRET: optionalString,
   SMTP_URL: optionalString,
   MAIL_FROM: optionalString,
@@ -107,6 +110,11 @@ export interface CharlaConfig {
     /** Retries after a failed LLM request (connection errors, 408, 409, 429, 5xx), done by the SDK. */
     maxRetries: number;
   };
+  /**
+   * Optional embeddings server (issue 30 §2): an OpenAI-compatible `POST /v1/embeddings`, used when
+   * both `CHARLA_EMBEDDINGS_BASE_URL` and `CHARLA_EMBEDDINGS_MODEL` are set (engine/knowledge/embeddings.ts).
+   */
+  embeddings: { baseURL: string; model: string; apiKey: string } | undefined;
   /** Key material for encrypting secrets at rest and signing tokens; see engine/secrets.ts. */
   secret: string | undefined;
   mail: {
@@ -198,6 +206,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CharlaConfig {
       timeoutMs: e.CHARLA_LLM_TIMEOUT_MS,
       maxRetries: e.CHARLA_LLM_MAX_RETRIES,
     },
+    embeddings:
+      e.CHARLA_EMBEDDINGS_BASE_URL && e.CHARLA_EMBEDDINGS_MODEL
+        ? {
+            baseURL: e.CHARLA_EMBEDDINGS_BASE_URL,
+            model: e.CHARLA_EMBEDDINGS_MODEL,
+            apiKey: e.CHARLA_EMBEDDINGS_API_KEY ?? 'not-needed',
+          }
+        : undefined,
     secret: e.CHARLA_SECRET,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? 'Charla <no-reply@charla.local>' },
     google:

@@ -25,6 +25,7 @@ import * as filePassages from './202611291200_file_passages.ts';
 import * as publishedBots from './202611291310_published_bots.ts';
 import * as businessCategories from './202611291320_business_categories.ts';
 import * as passagesGin from './202611291330_passages_gin.ts';
+import * as passageEmbeddings from './202611291340_passage_embeddings.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '202611291310_published_bots': publishedBots,
   '202611291320_business_categories': businessCategories,
   '202611291330_passages_gin': passagesGin,
+  '202611291340_passage_embeddings': passageEmbeddings,
 };

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { buildEmpathyContainer } from '../empathy/index.ts';
 import { AppError } from '../errors.ts';
+import type { Embedder } from '../knowledge/embeddings.ts';
 import type { Logger } from '../logger.ts';
 import type { InboundMessage, Registry, TurnResult } from '../registry/index.ts';
 import { MAX_MESSAGE_CHARS } from '../schemas.ts';
@@ -41,6 +42,8 @@ export interface EngineDeps {
   /** The clock (tests pin it). */
   now?: () => Date;
   cache?: BotCache;
+  /** The embeddings server, when configured (issue 30 §2: hybrid retrieval of file passages). */
+  embedder?: Embedder | null;
   /**
    * Told of each turn this process ran, when it ends (the metrics, engine/metrics.ts): its channel,
    * how it ended and how long it took, ms. A turn answered from a running duplicate is not counted.

@@ -16,6 +16,7 @@ import { languageCode } from '../schemas.ts';
 import type { Storage } from '../storage/index.ts';
 import type { ChatbotFile, Database } from '../store/database.ts';
 import { findFile, notifyFileChange } from '../store/queries/files.ts';
+import { type Embedder, embedFilePassages } from './embeddings.ts';
 import { readFile, type Transcribe } from './extract.ts';
 import { clearWithState, indexPages, writeState } from './index.ts';
 
@@ -42,6 +43,8 @@ export interface ReadJobDeps {
   log: Logger;
   /** The registry: its `transcriber()` is the voice plugin's speech-to-text server, or null. */
   registry: { transcriber(): Transcribe | null };
+  /** The queue, to send the embedding of the passages read ({@link queueEmbedding}). */
+  jobs?: Pick<JobQueue, 'send'>;
 }
 
 /** Reads a stored object whole. */
@@ -156,7 +159,7 @@ export function readFileHandler(deps: ReadJobDeps): JobHandler<{ fileId: string 
           await notify();
         },
       });
-      if (outcome.kind === 'pages')
+      if (outcome.kind === 'pages') {
         await indexPages(deps.db, {
           ...base,
           lang,
@@ -164,7 +167,8 @@ export function readFileHandler(deps: ReadJobDeps): JobHandler<{ fileId: string 
           pagesTotal: outcome.pagesTotal,
           truncatedCode: outcome.truncated ? 'too_many_pages' : null,
         });
-      else await clearWithState(deps.db, { ...base, state: outcome.kind, errorCode: outcome.code });
+        if (deps.jobs) await queueEmbedding({ jobs: deps.jobs, log: deps.log }, file.id);
+      } else await clearWithState(deps.db, { ...base, state: outcome.kind, errorCode: outcome.code });
     } catch (err) {
       // Retried by the queue; after the last attempt the owner sees "failed" with a code.
       const last = job.attempt > readFileJob.retryLimit;
@@ -179,4 +183,55 @@ export function readFileHandler(deps: ReadJobDeps): JobHandler<{ fileId: string 
       await notify(true).catch(() => {});
     }
   };
+}
+
+/**
+ * `knowledge.embed-file` `{fileId}` (issue 30 §2, optional): embeds the file's passages that have no
+ * embedding of the configured model (./embeddings.ts). Registered only when an embeddings server is
+ * configured; idempotent (a retry embeds what is still missing).
+ */
+export const embedFileJob = defineJob({
+  name: 'knowledge.embed-file',
+  data: z.object({ fileId: z.string().min(1).max(100) }),
+  leaseSeconds: 900,
+  retryLimit: 3,
+  retryDelaySeconds: 30,
+  concurrency: 1,
+});
+
+/** Queues on which {@link embedFileJob} is registered (an embeddings server is configured). */
+const embedding = new WeakSet<object>();
+
+/**
+ * Sends the embedding of a file's passages just (re)indexed, when the queue embeds (else nothing).
+ * Never throws: a failure is logged (the passages stay searchable by text).
+ */
+export async function queueEmbedding(
+  deps: { jobs: Pick<JobQueue, 'send'>; log: Pick<Logger, 'warn'> },
+  fileId: string,
+): Promise<void> {
+  if (!embedding.has(deps.jobs)) return;
+  try {
+    await deps.jobs.send(embedFileJob, { fileId });
+  } catch (err) {
+    deps.log.warn({ err, fileId }, 'knowledge: could not queue the embedding of a file');
+  }
+}
+
+/**
+ * Registers the knowledge jobs on `jobs` (cli/app.ts): the reading (issue 30 §1) and, when `embedder`
+ * is set, the embedding of passages (§2).
+ */
+export function registerKnowledgeJobs(
+  jobs: Pick<JobQueue, 'register' | 'send'>,
+  deps: ReadJobDeps & { embedder: Embedder | null },
+): void {
+  jobs.register(readFileJob, readFileHandler({ ...deps, jobs }));
+  const embedder = deps.embedder;
+  if (!embedder) return;
+  embedding.add(jobs);
+  jobs.register(embedFileJob, async (job: Job<{ fileId: string }>) => {
+    const n = await embedFilePassages(deps.db, embedder, job.data.fileId, job.signal);
+    if (n > 0) deps.log.info({ fileId: job.data.fileId, passages: n }, 'knowledge: passages embedded');
+  });
 }

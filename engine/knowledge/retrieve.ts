@@ -23,8 +23,11 @@
  * BotCache entry (5 s at most, at once on a change notified by NOTIFY).
  */
 import { type Kysely, sql } from 'kysely';
+import type { Logger } from '../logger.ts';
 import type { HistoryItem } from '../schemas.ts';
 import type { Database } from '../store/database.ts';
+import type { Embedder } from './embeddings.ts';
+import { fuseWithVectors, HYBRID_DEPTH, hasEmbeddings } from './vectors.ts';
 
 /** A passage found for a message: where it comes from and how well it fits. */
 export interface FoundPassage {
@@ -51,6 +54,12 @@ export interface RetrieveQuery {
   k?: number;
   /** The bot's passages' configuration and count ({@link passagesIndex}); read when omitted. */
   index?: PassagesIndex;
+  /** The embeddings server, when configured: the ranking is hybrid (issue 30 §2). */
+  embedder?: Embedder | null;
+  /** Whether the bot has embeddings of the embedder's model; asked when omitted. */
+  embedded?: boolean;
+  /** Where a failed message embedding is logged. */
+  log?: Pick<Logger, 'warn'>;
 }
 
 /** Passages returned by default. */
@@ -269,6 +278,8 @@ export async function retrievePassages(db: Kysely<Database>, query: RetrieveQuer
   const index = query.index ?? (await passagesIndex(db, query.chatbotId));
   if (!index) return [];
   const k = Math.max(1, Math.min(query.k ?? DEFAULT_K, 20));
+  // Hybrid: a deeper text list to fuse with the vector one (./vectors.ts).
+  const depth = query.embedder ? Math.max(k, HYBRID_DEPTH) : k;
   const { terms, past, phrases } = await weightedTerms(
     db,
     query.chatbotId,
@@ -277,35 +288,55 @@ export async function retrievePassages(db: Kysely<Database>, query: RetrieveQuer
     historyQuery(query.history),
     index.total,
   );
-  if (terms.length === 0) return [];
+  if (terms.length === 0 && !query.embedder) return [];
   const all = [...terms, ...past];
   const lexemes = terms.map((t) => t.lexeme);
   const rows =
     terms.length > 1
-      ? await search(db, query.chatbotId, k, all, phrases, pairsOf(lexemes), index.avgChars)
+      ? await search(db, query.chatbotId, depth, all, phrases, pairsOf(lexemes), index.avgChars)
       : [];
-  if (rows.length < k) {
+  if (terms.length > 0 && rows.length < depth) {
     const seen = new Set(rows.map((r) => String(r.id)));
     const more = await search(
       db,
       query.chatbotId,
-      k,
+      depth,
       all,
       phrases,
       all.map((t) => quote(t.lexeme)).join(' | '),
       index.avgChars,
     );
-    rows.push(...more.filter((r) => !seen.has(String(r.id))).slice(0, k - rows.length));
+    rows.push(...more.filter((r) => !seen.has(String(r.id))).slice(0, depth - rows.length));
   }
-  return rows.map((r) => ({
-    id: String(r.id),
-    fileId: r.file_id,
-    fileName: r.file_name,
-    page: r.page,
-    heading: r.heading,
-    text: r.text,
-    score: Number(r.score),
-  }));
+  const found = rows.map(foundOf);
+  if (!query.embedder) return found;
+  const { embedder, embedded, log } = query;
+  const hybrid = { chatbotId: query.chatbotId, embedder, message, k, ...(log ? { log } : {}) };
+  return fuseWithVectors(db, { ...hybrid, ...(embedded !== undefined ? { embedded } : {}) }, found, (ids) =>
+    passagesOf(db, ids),
+  );
+}
+
+/** A row of the search as a {@link FoundPassage}. */
+const foundOf = (r: Row): FoundPassage => ({
+  id: String(r.id),
+  fileId: r.file_id,
+  fileName: r.file_name,
+  page: r.page,
+  heading: r.heading,
+  text: r.text,
+  score: Number(r.score),
+});
+
+/** The passages of `ids` (the vector hits the text search did not find), unscored. */
+async function passagesOf(db: Kysely<Database>, ids: string[]): Promise<FoundPassage[]> {
+  const rows = await db
+    .selectFrom('chatbot_file_passages as p')
+    .innerJoin('chatbot_files as f', 'f.id', 'p.file_id')
+    .select(['p.id', 'p.file_id', 'f.file_name', 'p.page', 'p.heading', 'p.text', sql<number>`0`.as('score')])
+    .where('p.id', 'in', ids)
+    .execute();
+  return rows.map(foundOf);
 }
 
 /** What a loaded bot must offer for {@link findPassages} (the BotCache's object). */
@@ -316,6 +347,8 @@ export interface KnowledgeBot {
 
 /** {@link PassagesIndex} of each loaded bot (null: no passages), asked once per loaded object. */
 const indexes = new WeakMap<KnowledgeBot, Promise<PassagesIndex | null>>();
+/** Whether each loaded bot has embeddings of the configured model (asked only when configured). */
+const vectorsOf = new WeakMap<KnowledgeBot, Promise<boolean>>();
 
 /**
  * {@link retrievePassages} for a turn of a loaded bot: no query at all for a bot without files,
@@ -328,8 +361,10 @@ export async function findPassages(
   message: string,
   history: readonly HistoryItem[] = [],
   k = DEFAULT_K,
+  embeddings?: { embedder: Embedder | null; log: Pick<Logger, 'warn'> },
 ): Promise<FoundPassage[]> {
   if (loaded.files.length === 0) return [];
+  const embedder = embeddings?.embedder;
   let index = indexes.get(loaded);
   if (!index) {
     index = passagesIndex(db, loaded.bot.id);
@@ -338,5 +373,13 @@ export async function findPassages(
   }
   const found = await index;
   if (!found) return [];
-  return retrievePassages(db, { chatbotId: loaded.bot.id, message, history, k, index: found });
+  const query = { chatbotId: loaded.bot.id, message, history, k, index: found };
+  if (!embedder) return retrievePassages(db, query);
+  let embedded = vectorsOf.get(loaded);
+  if (!embedded) {
+    embedded = hasEmbeddings(db, loaded.bot.id, embedder.model);
+    vectorsOf.set(loaded, embedded);
+    embedded.catch(() => vectorsOf.delete(loaded));
+  }
+  return retrievePassages(db, { ...query, embedder, embedded: await embedded, log: embeddings.log });
 }

@@ -339,6 +339,14 @@ export interface ChatbotFilePassagesTable {
   tsv: string;
 }
 
+/** `chatbot_file_passage_embeddings` (issue 30 §2): a passage's unit-length embedding, `real[]`. */
+export interface ChatbotFilePassageEmbeddingsTable {
+  passage_id: string;
+  chatbot_id: string;
+  model: string;
+  embedding: number[];
+}
+
 /** All tables, as Kysely sees them. */
 export interface Database {
   owners: OwnersTable;
@@ -360,6 +368,7 @@ export interface Database {
   chatbot_file_texts: ChatbotFileTextsTable;
   chatbot_file_pages: ChatbotFilePagesTable;
   chatbot_file_passages: ChatbotFilePassagesTable;
+  chatbot_file_passage_embeddings: ChatbotFilePassageEmbeddingsTable;
 }
 
 export type Owner = Selectable<OwnersTable>;

@@ -3,6 +3,11 @@
  * (POST /v1/chat/completions; JSON, or Server-Sent Events `data: {chunk}` lines ending with
  * `data: [DONE]` when `stream: true`). Tests and benchmarks point `OPENAI_BASE_URL` at it.
  * It records every request body so tests can assert what Charla sent.
+ *
+ * It also answers POST /v1/embeddings in the OpenAI format with deterministic vectors: a hashed bag
+ * of words ({@link fakeEmbedding}). That is a test server speaking the wire format, not a model:
+ * two texts are near only when they share words (or their first five letters: "cumpleaños" and
+ * "cumple" share "cumpl"), never because they mean the same thing.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +48,30 @@ export interface FakeReply {
   toolCalls?: Array<{ name: string; arguments: unknown }>;
 }
 
+/** Size of the fake's embeddings. */
+export const FAKE_EMBEDDING_DIMS = 256;
+
+/**
+ * The fake's embedding of a text: its words (lower-cased, without accents, three letters or more)
+ * cut to their first five letters, each counted in one of {@link FAKE_EMBEDDING_DIMS} buckets by an
+ * FNV-1a hash. Not normalised (Charla normalises what any server returns).
+ */
+export function fakeEmbedding(text: string): number[] {
+  const v = new Array<number>(FAKE_EMBEDDING_DIMS).fill(0);
+  const words =
+    text
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .match(/\p{L}{3,}/gu) ?? [];
+  for (const word of words) {
+    let h = 0x811c9dc5;
+    for (const ch of word.slice(0, 5)) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+    v[h % FAKE_EMBEDDING_DIMS]! += 1;
+  }
+  return v;
+}
+
 /** Options of {@link startFakeOpenAi}. */
 export interface FakeOpenAiOptions {
   /** Decides the reply of each request; default echoes "Respuesta: <last user message>". */
@@ -57,6 +86,10 @@ export interface FakeOpenAi {
   /** Base URL to give the SDK, ending in `/v1`. */
   baseURL: string;
   requests: RecordedRequest[];
+  /** The `input` of each POST /v1/embeddings, in order. */
+  embeddingInputs: string[][];
+  /** Set to answer POST /v1/embeddings with this HTTP status (e.g. 503: the server is down). */
+  embeddingsStatus: number | null;
   server: Server;
   close(): Promise<void>;
 }
@@ -78,7 +111,29 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       text: `Respuesta: ${r.messages.filter((m) => m.role === 'user').at(-1)?.content ?? ''}`,
     }));
   let counter = 0;
+  const embeddingInputs: string[][] = [];
+  const state = { embeddingsStatus: null as number | null };
   const server = createServer(async (req, res) => {
+    if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
+      const body = JSON.parse(await readBody(req)) as { model: string; input: string | string[] };
+      const input = typeof body.input === 'string' ? [body.input] : body.input;
+      embeddingInputs.push(input);
+      const status = state.embeddingsStatus;
+      res.writeHead(status ?? 200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify(
+          status
+            ? { error: { message: 'unavailable', type: 'server_error', code: null } }
+            : {
+                object: 'list',
+                model: body.model,
+                data: input.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t) })),
+                usage: { prompt_tokens: 1, total_tokens: 1 },
+              },
+        ),
+      );
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
@@ -179,6 +234,13 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    embeddingInputs,
+    get embeddingsStatus() {
+      return state.embeddingsStatus;
+    },
+    set embeddingsStatus(status: number | null) {
+      state.embeddingsStatus = status;
+    },
     server,
     close: () =>
       new Promise<void>((resolve) => {

@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import { buildEmpathyContainer } from '../../empathy/index.ts';
 import { knowledgePrompt, offlineAnswer, type PassageUse, passageUses } from '../../knowledge/answer.ts';
+import type { Embedder } from '../../knowledge/embeddings.ts';
 import { citedFileOffer } from '../../knowledge/offer.ts';
 import { type FoundPassage, findPassages } from '../../knowledge/retrieve.ts';
 import type { Logger } from '../../logger.ts';
@@ -41,6 +42,8 @@ export interface RespondDeps {
   baseUrl: () => string | undefined;
   /** The database the bot's file passages are searched in (issue 30 §3); none searched without it. */
   db?: Kysely<Database>;
+  /** The embeddings server, when configured: file passages are ranked hybrid (issue 30 §2). */
+  embedder?: Embedder | null;
 }
 
 /** What the respond stage reads. */
@@ -220,7 +223,8 @@ async function searchFiles(
 ): Promise<FoundPassage[]> {
   if (!deps.db || !message) return [];
   try {
-    return await findPassages(deps.db, loaded, message, history);
+    const embeddings = deps.embedder ? { embedder: deps.embedder, log: deps.log } : undefined;
+    return await findPassages(deps.db, loaded, message, history, undefined, embeddings);
   } catch (err) {
     deps.log.warn({ err, chatbotId: loaded.bot.id }, 'file passages search failed; the turn goes on without');
     return [];

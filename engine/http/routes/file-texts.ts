@@ -16,7 +16,7 @@ import {
   pageTexts,
   textStates,
 } from '../../knowledge/index.ts';
-import { queueReading } from '../../knowledge/job.ts';
+import { queueEmbedding, queueReading } from '../../knowledge/job.ts';
 import { admit } from '../../rate-limits.ts';
 import { languageCode } from '../../schemas.ts';
 import { findOwnedChatbot } from '../../store/queries/chatbots.ts';
@@ -160,6 +160,7 @@ export const fileTextRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps
         truncatedCode: status?.errorCode === 'too_many_pages' ? 'too_many_pages' : null,
         edited: true,
       });
+      await queueEmbedding({ jobs: deps.jobs, log: req.log }, file.id); // issue 30 §2
       await notifyFileChange(deps.db, { chatbotId: file.chatbot_id, op: 'update', fileId: file.id });
       const after = await ownedText(me.id, file.id);
       return { ...after.status!, pages: await pageTexts(deps.db, file.id) };

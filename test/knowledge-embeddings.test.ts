@@ -1,0 +1,180 @@
+/**
+ * Issue 30 §2, optional embeddings, on PGlite and PostgreSQL: with `CHARLA_EMBEDDINGS_BASE_URL` and
+ * `…_MODEL` set, the passages of an uploaded file are embedded by the durable job through the local
+ * OpenAI-format server (test/servers/openai.ts: a hashed bag of words, not a model); a question is
+ * answered from the text hit and from a passage the text search alone does not find ("cumpleaños"
+ * vs "cumple años": different Spanish stems, same first five letters in the fake's vectors), both in
+ * the LLM’s prompt; a corrected page is embedded again; deleting a file deletes its embeddings; with
+ * the embeddings server down the turn answers from text search, without an error.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retrievePassages } from '../engine/knowledge/retrieve.ts';
+import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
+import { DIALECTS } from './helpers/db.ts';
+import { multipart } from './helpers/multipart.ts';
+import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
+
+const DAY = 86_400_000;
+
+/** A one-page PDF with `lines` of text (Helvetica, WinAnsi: Spanish letters are one byte each). */
+function pdfOf(lines: readonly string[]): Buffer {
+  const esc = (t: string) => t.replace(/[\\()]/g, (c) => `\\${c}`);
+  const content = `BT /F1 12 Tf 72 720 Td 16 TL ${lines.map((l) => `(${esc(l)}) '`).join(' ')} ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+const MENU = ['La pizza margarita cuesta doce euros.', 'La pizza cuatro quesos cuesta catorce euros.'];
+const PARTIES = [
+  'Para quien cumple años preparamos una tarta',
+  'de chocolate con velas, gratis con la reserva.',
+];
+const QUESTION = '¿Cuánto cuesta la pizza margarita para mi cumpleaños?';
+
+describe.each(DIALECTS)('hybrid retrieval with embeddings (%s)', (kind) => {
+  let app: TestApp;
+  let llm: FakeOpenAi;
+  let emb: FakeOpenAi;
+  let token: string;
+  let botId: string;
+  let n = 0;
+  const auth = () => ({ authorization: `Bearer ${token}` });
+  const ask = (text: string) =>
+    app.engine.handleTurn({
+      chatbotId: botId,
+      channel: 'test',
+      follower: { id: 'f-1' },
+      text,
+      messageId: `m-${++n}`,
+    });
+  const upload = async (name: string, lines: readonly string[]) => {
+    const form = await multipart({ chatbotId: botId }, { field: 'file', name, data: pdfOf(lines) });
+    const res = await (await app.http()).inject({
+      method: 'POST',
+      url: '/api/chatbot-files',
+      headers: { ...auth(), 'content-type': form.contentType },
+      payload: form.body,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return (res.json() as { id: string }).id;
+  };
+  const counts = async () => {
+    const db = app.store.db;
+    const passages = await db
+      .selectFrom('chatbot_file_passages')
+      .select('id')
+      .where('chatbot_id', '=', botId)
+      .execute();
+    const embedded = await db
+      .selectFrom('chatbot_file_passage_embeddings')
+      .select(['passage_id', 'model'])
+      .where('chatbot_id', '=', botId)
+      .execute();
+    return {
+      passages: passages.length,
+      embedded: embedded.length,
+      models: [...new Set(embedded.map((e) => e.model))],
+    };
+  };
+
+  beforeAll(async () => {
+    llm = await startFakeOpenAi({ reply: () => ({ text: 'La margarita cuesta doce euros.' }) });
+    emb = await startFakeOpenAi();
+    app = await createTestApp(kind, {
+      llm: fakeLlm(llm.baseURL),
+      env: { CHARLA_EMBEDDINGS_BASE_URL: emb.baseURL, CHARLA_EMBEDDINGS_MODEL: 'fake-bow' },
+    });
+    const owner = await app.owner(`embeddings-${kind}@example.com`);
+    token = owner.token;
+    const expires = new Date(Date.now() + 30 * DAY);
+    await app.store.db
+      .insertInto('user_profiles')
+      .values({ user_id: owner.id, plan: 'free', expires_at: expires })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ expires_at: expires }))
+      .execute();
+    const res = await (await app.http()).inject({
+      method: 'POST',
+      url: '/api/save-chatbot',
+      headers: auth(),
+      payload: {
+        business_name: 'Pizzería Pepe',
+        idioma: 'Español',
+        business_description: 'Pizzas al horno.',
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    botId = (res.json() as { id: string }).id;
+    await app.startChannels(); // starts the job worker
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await llm?.close();
+    await emb?.close();
+  });
+
+  it('embeds passages by the job, puts text and vector hits in the prompt, and falls back to text', async () => {
+    const menu = await upload('carta.pdf', MENU);
+    const parties = await upload('fiestas.pdf', PARTIES);
+    await expect
+      .poll(counts, { timeout: 30_000, interval: 100 })
+      .toMatchObject({ passages: 2, embedded: 2, models: ['fake-bow'] });
+
+    // Text search alone does not find the party passage: "cumpleaños" and "cumple años" differ.
+    const textOnly = await retrievePassages(app.store.db, { chatbotId: botId, message: QUESTION });
+    expect(textOnly.map((p) => p.fileName)).toEqual(['carta.pdf']);
+
+    const answered = await ask(QUESTION);
+    expect(emb.embeddingInputs.at(-1)).toEqual([QUESTION]);
+    expect(answered.passages?.map((p) => p.fileName).sort()).toEqual(['carta.pdf', 'fiestas.pdf']);
+    const system = llm.requests.at(-1)!.messages[0]!.content;
+    expect(system).toContain('La pizza margarita cuesta doce euros');
+    expect(system).toContain('chocolate con velas');
+    expect(answered.reply).toBe('La margarita cuesta doce euros.');
+
+    // The embeddings server down: the text hit still answers, no failure.
+    emb.embeddingsStatus = 503;
+    const down = await ask('¿Y cuánto cuesta la pizza margarita?');
+    expect(down.failed).toBeFalsy();
+    expect(down.passages?.map((p) => p.fileName)).toEqual(['carta.pdf']);
+    expect(llm.requests.at(-1)!.messages[0]!.content).toContain('La pizza margarita cuesta doce euros');
+    emb.embeddingsStatus = null;
+
+    // Deleting a file deletes its embeddings.
+    const del = await (await app.http()).inject({
+      method: 'DELETE',
+      url: `/api/chatbot-files/${parties}`,
+      headers: auth(),
+    });
+    expect(del.statusCode, del.body).toBeLessThan(300);
+    expect(await counts()).toMatchObject({ passages: 1, embedded: 1 });
+    // A corrected page is re-indexed (new passages) and embedded again.
+    const before = emb.embeddingInputs.length;
+    const put = await (await app.http()).inject({
+      method: 'PUT',
+      url: `/api/chatbot-files/${menu}/text/pages/1`,
+      headers: auth(),
+      payload: { text: 'La pizza margarita cuesta once euros.' },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    await expect
+      .poll(() => emb.embeddingInputs.slice(before).flat(), { timeout: 30_000, interval: 100 })
+      .toEqual([expect.stringContaining('once euros')]);
+    await expect.poll(counts, { timeout: 30_000, interval: 100 }).toMatchObject({ passages: 1, embedded: 1 });
+  });
+});
