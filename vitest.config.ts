@@ -10,7 +10,8 @@ export default defineConfig({
     // third of the CPU idle; the suite's wall time is what CI's 30-minute limit counts.
     maxWorkers: 3,
     // Browser scenarios run many steps; on a loaded 2-core machine they need more than the default.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // With three files at a time the CPU is busy: a step waits longer, so a scenario gets 2 minutes.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

@@ -124,7 +124,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
           .execute();
         expect(sent).toEqual([]);
         await context.close();
-      }, 60_000);
+      }, 120_000);
     }
   },
 );

@@ -136,7 +136,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('broadcasts in C
     expect(await seriousViolations(phone.page)).toEqual([]);
     await shot(phone.page, 'broadcast-none-390.png');
     await phone.context.close();
-  }, 60_000);
+  }, 120_000);
 
   it('lists the audience per channel in a real dialog, and the open widget gets it live', async () => {
     // A visitor writes in the widget on the business's site, and keeps it open.

@@ -444,7 +444,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     await chat.getByRole('button', { name: en('chat.send'), exact: true }).waitFor();
     expect(await spanishOnPage(page)).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 120_000);
 
   it('uploads a real MP3 from the browser, stored and played as OGG/Opus, and sets its keyword', async () => {
     const bot = await createBot('audio@example.com', {
@@ -516,7 +516,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
       context: 'La sintonía del bar, dos segundos.',
     });
     await context.close();
-  }, 60_000);
+  }, 120_000);
 
   it('uploads a real MP4 with the "Subiendo Video" progress modal, then edits its WebM', async () => {
     const bot = await createBot('video@example.com', {
@@ -613,7 +613,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
       video_height: 120,
     });
     await context.close();
-  }, 60_000);
+  }, 120_000);
 
   it('shows the promotional block, no testimonials (issue 29) and the directory in its popup', async () => {
     const { context, page } = await ownerPage('promo@example.com');
@@ -631,7 +631,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     expect(await popup.evaluate('[window.outerWidth, window.outerHeight]')).toEqual([1200, 800]);
     await popup.getByRole('heading', { name: 'Facebots' }).waitFor();
     await context.close();
-  }, 60_000);
+  }, 120_000);
 
   it('screenshots /main with the promo, /configure with files and the English /main', async () => {
     const bot = await createBot('capturas@example.com', {
@@ -680,7 +680,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     await switchToEnglish(page, 'La Huerta de Ana');
     expect(await shoot(page, 'main-english')).toEqual({ 1280: 1280, 375: 375 });
     await context.close();
-  }, 60_000);
+  }, 120_000);
 
   it('has no serious accessibility violation on the English /main', async () => {
     await createBot('axe@example.com', {
@@ -695,5 +695,5 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('owner dashboard
     await page.setViewportSize({ width: 375, height: 812 });
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 120_000);
 });

@@ -293,7 +293,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       expect(await page.getByRole('alert').count()).toBe(0);
       expect(await shoot(page, 'web-demo')).toEqual({ 1280: 1280, 390: 390 });
       await context.close();
-    }, 60_000);
+    }, 120_000);
 
     it('5, 10: an owner out of days sees "Sin días" 0 and the paused warning, linking only to a page that exists', async () => {
       await setProfile('caducado@example.com', 'free', new Date(Date.now() - DAY));
@@ -327,7 +327,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       );
       expect(await shoot(page, 'web-paused')).toEqual({ 1280: 1280, 390: 390 });
       await context.close();
-    }, 60_000);
+    }, 120_000);
 
     it('9: "factura.jpg no es un JPG válido", "taza grande" stays two keywords, Escape closes the modals', async () => {
       const { context, page } = await ownerPage('validar@example.com');
@@ -571,6 +571,6 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)(
       await page.setViewportSize({ width: 390, height: 844 });
       expect(await seriousViolations(page)).toEqual([]);
       await context.close();
-    }, 60_000);
+    }, 120_000);
   },
 );

@@ -150,7 +150,7 @@ describe.skipIf(!DATABASE_URL || !existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)
       await files.getByText('durante-el-corte.pdf').first().waitFor();
       await followers.getByRole('button', { name: /ana_web/ }).waitFor();
       await notReloaded();
-    }, 60_000);
+    }, 120_000);
 
     it('opens a new stream when the browser’s drops, and shows what changed meanwhile, without a reload', async () => {
       await mark();
@@ -164,6 +164,6 @@ describe.skipIf(!DATABASE_URL || !existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)
       // And the new streams are live: the next change shows at once.
       await uploadOnB('ultimo.pdf');
       await files.getByText('ultimo.pdf').first().waitFor({ timeout: 5_000 });
-    }, 60_000);
+    }, 120_000);
   },
 );

@@ -169,5 +169,5 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('publishing in F
     expect(await dialog.textContent()).not.toMatch(/CHARLA_|OPENAI_|ChatGPT/);
     await page.screenshot({ path: join(SHOTS, 'widget-1280.png') });
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 });

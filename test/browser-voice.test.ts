@@ -90,13 +90,20 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('voice and web s
     page.setDefaultTimeout(15_000);
     await signInAs(page, base, DEMO_EMAIL);
     await page.goto(`${base}/configure`);
-    await page.getByText(/No disponible: este servidor no tiene un buscador configurado/).waitFor();
-    await page.getByText(/No disponible: este servidor no tiene un servicio de voz configurado/).waitFor();
+    // Said to the owner without the operator's setting names (issue 29).
+    await page
+      .getByText(/Búsqueda en la web: no disponible en este servidor; tu operador puede activarlo/)
+      .waitFor();
+    await page
+      .getByText(/Respuestas de voz: no disponible en este servidor; tu operador puede activarlo/)
+      .waitFor();
     expect(await page.getByLabel('Búsqueda web').isDisabled()).toBe(true);
     expect(
       await page.getByLabel('Respuestas de voz (el bot también responde con una nota de voz)').isDisabled(),
     ).toBe(true);
-    await page.getByText(/no se transcriben en este servidor/).waitFor();
+    await page
+      .getByText(/Transcribir las notas de voz de tus seguidores: no disponible en este servidor/)
+      .waitFor();
     await page.getByText('Búsqueda web').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, 'configure-voice-off-375.png') });
     expect(await seriousViolations(page)).toEqual([]);

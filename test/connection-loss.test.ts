@@ -208,7 +208,7 @@ describe.skipIf(!DATABASE_URL)('losing PostgreSQL', () => {
     await files.waitFor('ready');
     await conversations.waitFor('ready');
     expect(proxy.accepted()).toBeGreaterThan(0); // Charla really goes through the proxy
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     files?.close();
@@ -278,7 +278,7 @@ describe.skipIf(!DATABASE_URL)('losing PostgreSQL', () => {
     );
     expect((await health()).json).toMatchObject({ status: 'ready', checks: { db: true } });
     expect(watch.crashes).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('stays up through a network cut: 503 with Retry-After and /readyz down while cut, then back within 5 s', async () => {
     expect((await health()).status).toBe(200);

@@ -87,7 +87,7 @@ describe.each(DIALECTS)('followers named by what the channel knows on %s', (kind
       ).json() as { charla_key: string }
     ).charla_key;
     await enableWeb(app.inject, owner.token, owner.botId);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await app?.close();
     await telegram?.close();

@@ -29,7 +29,7 @@ describe.each(DIALECTS)('the fuzz check on %s', (kind) => {
     // Every route was reached, each with more than one kind of request.
     expect(report.sent, text).toBeGreaterThanOrEqual(Math.min(REQUESTS, report.routes * 4));
     expect(report.failures.map((f) => `${f.type}: ${f.text}`).join('\n\n'), text).toBe('');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe.each(DIALECTS)('the fuzz check with the rate limits on, on %s', (kind) => {
@@ -53,5 +53,5 @@ describe.each(DIALECTS)('the fuzz check with the rate limits on, on %s', (kind) 
     });
     const text = formatReport(report, kind);
     expect(report.failures.map((f) => `${f.type}: ${f.text}`).join('\n\n'), text).toBe('');
-  }, 60_000);
+  }, 120_000);
 });

@@ -111,7 +111,7 @@ describe.each(DIALECTS)('reading the text of files (%s)', (kind) => {
       .executeTakeFirstOrThrow();
     scanned = old.id;
     await app.startChannels();
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await app?.close();
     await speech?.close();
@@ -212,7 +212,7 @@ describe.each(DIALECTS)('reading the text of files (%s)', (kind) => {
       .where('file_id', '=', fileId)
       .execute();
     expect(pages).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('reads files stored before (backfill); a scanned PDF has no text, the owner types it and may read it again; an image is not read; another owner gets 404; the bot’s deletion removes all', async () => {
     const photo = await upload('local.jpg', PHOTO);
@@ -263,7 +263,7 @@ describe.each(DIALECTS)('reading the text of files (%s)', (kind) => {
       .where('chatbot_id', '=', botId)
       .execute();
     expect(left).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
 
 it('takes short lines over body text for headings, never list items (issue 30 §2)', () => {

@@ -106,7 +106,7 @@ describe.each(DIALECTS)('LLM over the OpenAI wire format on %s', (kind) => {
       'Le Petit Canard',
       'Bistrot français à Lyon, cuisine de canard, ouvert du mardi au samedi.',
       'Que les clients réservent une table.',
-      'Tienda o Comercio',
+      '(a shop)', // the category as the model reads it (issue 29)
       'Style: formal',
       'Always answer in French (Français)',
       'carte.pdf (pdf); keywords: menu,carte; about: La carte des plats et des vins.',

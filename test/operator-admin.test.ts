@@ -124,7 +124,7 @@ describe('operator work while charla serve runs on PGlite', () => {
     });
     expect(redeem.status).toBe(200);
     expect((await daysOf(lola)).daysRemaining).toBe(before + 12);
-  }, 60_000);
+  }, 120_000);
 
   it('finds the server through server.json only on PGlite', () => {
     const config = { dataDir, databaseUrl: undefined, secret: undefined } as unknown as CharlaConfig;

@@ -65,7 +65,7 @@ describe('the embedded database’s lock', () => {
 
   beforeAll(async () => {
     dataDir = await testDataDir();
-  }, 60_000);
+  }, 120_000);
   afterEach(() => {
     for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   });
@@ -124,5 +124,5 @@ describe('the embedded database’s lock', () => {
     expect(existsSync(lock())).toBe(true);
     expect(dataDirHolder(dataDir)).toBeNull();
     await openAndClose();
-  }, 60_000);
+  }, 120_000);
 });

@@ -337,7 +337,7 @@ describe.skipIf(!DATABASE_URL)('two charla serve nodes on one database and one b
     await admin?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
     await admin?.end();
     rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  }, 120_000);
 
   it('1. serves a file uploaded on A from B with the same bytes, and 404 once A deleted it', async () => {
     const bytes = Buffer.concat([PDF, randomBytes(64)]);
