@@ -59,11 +59,12 @@ export function offlineReply(input: OfflineInput): string {
     return [...opener, fill(t.already, { file: a.archivoMencionado.file_name })].join(' ');
 
   if (input.greeting) return greetingReply(input, t, opener);
-  const fromFiles = input.fromFiles?.();
+  const answer = relevantSentences(input.message, input.businessDescription, lang, { questionLang: say });
+  // What the owner wrote in the description answers first; the files' passages when it does not.
+  const fromFiles = answer.length === 0 ? input.fromFiles?.() : null;
   if (fromFiles) return [...opener, fromFiles].join(' ');
   const business = { business: input.businessName };
   const unsent = input.files.filter((f) => !a.archivosEnviados.includes(f.id));
-  const answer = relevantSentences(input.message, input.businessDescription, lang, { questionLang: say });
   const fitting = relevantFiles(input.message, unsent, lang, say);
   const lead = [...opener];
   let offer: { heading: string; files: typeof unsent } | null = null;
