@@ -119,7 +119,11 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
   let failed = false;
   const tools: ToolCallRecord[] = [];
   const offline = !intercepted && !wordless && deps.llm === null;
-  const passages = intercepted || wordless ? [] : await searchFiles(deps, loaded, inbound.text, history);
+  // A greeting gets a greeting (offline): no search of the files for it.
+  const passages =
+    intercepted || wordless || follower.greeting
+      ? []
+      : await searchFiles(deps, loaded, inbound.text, history);
   let used: FoundPassage[] = [];
   let choices: OutboundMessage['choices'];
   if (intercepted) {
