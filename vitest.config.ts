@@ -13,5 +13,7 @@ export default defineConfig({
     // With three files at a time the CPU is busy: a step waits longer, so a scenario gets 2 minutes.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // expect.poll waits 1 s by default: on a busy machine a page or a job takes longer (no timing is asserted).
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -94,7 +94,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('the dashboard i
     await signInAs(page, base, 'priya@example.com');
     await page.evaluate("localStorage.setItem('app-language', 'hi')");
     await page.reload();
-    await page.waitForFunction("document.documentElement.lang === 'hi'");
+    await page.locator('html[lang="hi"]').waitFor({ state: 'attached' });
 
     const found: Record<string, string[]> = {};
     Object.assign(found, await check(page, 'main'));

@@ -124,12 +124,19 @@ describe.each(DIALECTS)('channel down and old settings on %s', (kind) => {
       reason: '401: Unauthorized',
     });
     // Another node saw it fail too (its own NOTIFY).
-    const raised = JSON.stringify({ chatbotId: o.botId, channel: 'telegram', ok: false, reason: '401' });
+    const raised = JSON.stringify({
+      chatbotId: o.botId,
+      channel: 'telegram',
+      ok: false,
+      reason: '401: Unauthorized',
+    });
     await notifyMany(app.store.db, [{ channel: HEALTH_CHANNEL, payload: raised }]);
     await until(() => to('canal@example.com').length >= 1, 15_000, 'the channel-down mail');
     const [mail] = to('canal@example.com');
     expect(mail!.subject).toBe('Casa Lola: un canal no funciona');
     expect(mail!.text).toContain('Un canal no funciona: telegram (401: Unauthorized)');
+    // The button opens the channel's settings, not a conversation.
+    expect(mail!.text).toMatch(/Revisar el canal: \S*\/configure#telegram/);
     await sleep(2_500);
     expect(to('canal@example.com')).toHaveLength(1);
 

@@ -129,6 +129,12 @@ export function linkOf(
   const d = e.data;
   const bot = e.chatbot_id ?? '';
   if (e.kind === 'days_running_out') return { href: `${base}/main`, action: t.openAccount };
+  // A channel that is down is no conversation: its settings on "Tu bot" (configure.tsx's sections).
+  if (e.kind === 'channel_down')
+    return {
+      href: `${base}/configure#${d.channel === 'telegram' ? 'telegram' : 'whatsapp'}`,
+      action: t.openChannel,
+    };
   const chat = (userId: unknown, extra: Record<string, string> = {}) =>
     `${base}/usuarios-conversaciones?${new URLSearchParams({ chatbotId: bot, channel: String(d.channel), userId: String(userId), ...extra })}`;
   if (e.kind === 'booking_new' || e.kind === 'booking_changed') {

@@ -28,6 +28,8 @@ interface Texts {
   openBooking: string;
   /** The action of a mail about the account (days running out). */
   openAccount: string;
+  /** The action of a mail about a channel that is down: its settings on "Tu bot". */
+  openChannel: string;
   footer: string;
   cancelled: string;
   /** Before the business's opening hours in the hand-off reply ("Horario: …", issue 27 §2). */
@@ -73,6 +75,7 @@ export const TEXTS: Record<LangCode, Texts> = {
     open: 'Abrir la conversación',
     openBooking: 'Ver las reservas',
     openAccount: 'Renovar',
+    openChannel: 'Revisar el canal',
     footer: 'Puedes elegir qué avisos recibes en la configuración de notificaciones.',
     cancelled: 'cancelada',
     hoursLabel: 'Horario',
@@ -108,6 +111,7 @@ export const TEXTS: Record<LangCode, Texts> = {
     open: 'Open the conversation',
     openBooking: 'See the bookings',
     openAccount: 'Renew',
+    openChannel: 'Check the channel',
     footer: 'You can choose which alerts you get in the notification settings.',
     cancelled: 'cancelled',
     hoursLabel: 'Opening hours',
@@ -145,6 +149,7 @@ export const TEXTS: Record<LangCode, Texts> = {
     open: 'Ouvrir la conversation',
     openBooking: 'Voir les réservations',
     openAccount: 'Renouveler',
+    openChannel: 'Vérifier le canal',
     footer: 'Vous pouvez choisir vos alertes dans les réglages des notifications.',
     cancelled: 'annulée',
     hoursLabel: 'Horaires',
@@ -182,6 +187,7 @@ export const TEXTS: Record<LangCode, Texts> = {
     open: 'Gespräch öffnen',
     openBooking: 'Reservierungen ansehen',
     openAccount: 'Verlängern',
+    openChannel: 'Kanal prüfen',
     footer: 'In den Benachrichtigungseinstellungen wählst du, welche Hinweise du bekommst.',
     cancelled: 'storniert',
     hoursLabel: 'Öffnungszeiten',
@@ -219,6 +225,7 @@ export const TEXTS: Record<LangCode, Texts> = {
     open: 'Apri la conversazione',
     openBooking: 'Vedi le prenotazioni',
     openAccount: 'Rinnova',
+    openChannel: 'Controlla il canale',
     footer: 'Puoi scegliere quali avvisi ricevere nelle impostazioni delle notifiche.',
     cancelled: 'annullata',
     hoursLabel: 'Orari',
@@ -256,6 +263,7 @@ export const TEXTS: Record<LangCode, Texts> = {
     open: 'Открыть разговор',
     openBooking: 'Открыть бронирования',
     openAccount: 'Продлить',
+    openChannel: 'Проверить канал',
     footer: 'Какие уведомления получать, можно выбрать в настройках уведомлений.',
     cancelled: 'отменено',
     hoursLabel: 'Часы работы',
@@ -291,6 +299,7 @@ export const TEXTS: Record<LangCode, Texts> = {
     open: 'बातचीत खोलें',
     openBooking: 'बुकिंग देखें',
     openAccount: 'नवीनीकरण करें',
+    openChannel: 'चैनल जाँचें',
     footer: 'कौन-सी सूचनाएँ मिलें, यह आप सूचना सेटिंग में चुन सकते हैं।',
     cancelled: 'रद्द',
     hoursLabel: 'समय',
