@@ -388,7 +388,12 @@ describe('offlineReply', () => {
       { id: 'f2', file_name: 'terraza.jpg', keyword: 'fotolocal', context: 'Foto de la terraza.' },
     ],
   };
-  const reply = (lang: LangCode, firstTurn = true, container?: ContenedorEmpatico, message?: string) => {
+  const reply = async (
+    lang: LangCode,
+    firstTurn = true,
+    container?: ContenedorEmpatico,
+    message?: string,
+  ) => {
     const c = container ?? buildEmpathyContainer(input({ lang, ...(message ? { message } : {}) }));
     return offlineReply({
       ...base,
@@ -410,10 +415,10 @@ describe('offlineReply', () => {
   const hello = (lang: LangCode, firstTurn = true) =>
     reply(lang, firstTurn, buildEmpathyContainer(input({ lang, message: HELLO[lang] })), HELLO[lang]);
 
-  it('answers in the bot language', () => {
-    const es = hello('es');
-    const en = hello('en');
-    const fr = hello('fr');
+  it('answers in the bot language', async () => {
+    const es = await hello('es');
+    const en = await hello('en');
+    const fr = await hello('fr');
     expect(new Set([es, en, fr]).size).toBe(3);
     expect(es).toContain('Soy el asistente de El Pato Pepe.');
     expect(en).toContain('I am the assistant of El Pato Pepe.');
@@ -423,63 +428,65 @@ describe('offlineReply', () => {
     expect(fr).toContain('Je peux vous envoyer :');
   });
 
-  it('answers a question from the description, without the instruction sentence', () => {
-    expect(reply('es', false, undefined, '¿A qué hora abrís?')).toBe(
+  it('answers a question from the description, without the instruction sentence', async () => {
+    expect(await reply('es', false, undefined, '¿A qué hora abrís?')).toBe(
       'Abrimos todos los días de 13:00 a 23:00.',
     );
-    expect(reply('es', true, undefined, '¿A qué hora abrís?')).toBe(
+    expect(await reply('es', true, undefined, '¿A qué hora abrís?')).toBe(
       'Soy el asistente de El Pato Pepe. Abrimos todos los días de 13:00 a 23:00.',
     );
   });
 
-  it('opens with the follower’s state: an apology to a frustrated follower, thanks to a happy one', () => {
+  it('opens with the follower’s state: an apology to a frustrated follower, thanks to a happy one', async () => {
     const said = (lang: LangCode, message: string) =>
       reply(lang, false, buildEmpathyContainer(input({ lang, message })), message);
-    expect(said('es', 'Esto es horrible, estoy harto').startsWith('Siento mucho las molestias.')).toBe(true);
-    expect(said('en', 'thanks, awesome').startsWith('Thank you!')).toBe(true);
     expect(
-      said('es', '¿Tenéis aparcamiento?').startsWith(
+      (await said('es', 'Esto es horrible, estoy harto')).startsWith('Siento mucho las molestias.'),
+    ).toBe(true);
+    expect((await said('en', 'thanks, awesome')).startsWith('Thank you!')).toBe(true);
+    expect(
+      (await said('es', '¿Tenéis aparcamiento?')).startsWith(
         'No encuentro ese dato en la información de El Pato Pepe.',
       ),
     ).toBe(true);
   });
 
-  it('introduces the business and offers each file by its context, never by keyword', () => {
-    const es = hello('es');
+  it('introduces the business and offers each file by its context, never by keyword', async () => {
+    const es = await hello('es');
     expect(es).toContain('Restaurante mediterráneo en Valencia.');
     expect(es).not.toContain('Atiende');
     expect(es).toContain('• La carta con los precios.\n• Foto de la terraza.');
     expect(es).not.toMatch(/fotolocal|menu/);
-    const later = hello('es', false);
+    const later = await hello('es', false);
     expect(later).toContain('Soy el asistente de El Pato Pepe.');
     expect(later).not.toContain('Restaurante mediterráneo');
-    const photo = reply('es', false, undefined, '¿Tenéis fotos de la terraza?');
+    const photo = await reply('es', false, undefined, '¿Tenéis fotos de la terraza?');
     expect(photo).toContain('• Foto de la terraza.');
     expect(photo).not.toContain('La carta');
   });
 
-  it('is deterministic', () => {
+  it('is deterministic', async () => {
     for (const lang of ['es', 'en', 'fr', 'it'] as const) {
-      expect(hello(lang)).toBe(hello(lang));
-      expect(hello(lang, false)).toBe(hello(lang, false));
+      expect(await hello(lang)).toBe(await hello(lang));
+      expect(await hello(lang, false)).toBe(await hello(lang, false));
     }
   });
 
-  it('says nothing extra when the engine sends or lists files', () => {
+  it('says nothing extra when the engine sends or lists files', async () => {
     const send = buildEmpathyContainer(
       input({ mentioned: carta, sentIds: ['f1'], archivos: { action: 'SEND', lista: [carta] } }),
     );
-    expect(reply('es', false, send)).toBe('');
+    expect(await reply('es', false, send)).toBe('');
     const list = buildEmpathyContainer(input({ archivos: { action: 'LIST', lista: [carta, vinos] } }));
-    expect(reply('es', false, list)).toBe('');
+    expect(await reply('es', false, list)).toBe('');
   });
 
-  it('reminds the follower of a file already sent, in the bot language', () => {
+  it('reminds the follower of a file already sent, in the bot language', async () => {
     const again = (lang: LangCode) =>
       buildEmpathyContainer(input({ lang, sentIds: ['f1'], alreadySent: [carta], mentioned: carta }));
-    expect(reply('es', false, again('es'))).toBe(
+    expect(await reply('es', false, again('es'))).toBe(
       'Ya te envié «carta.pdf» más arriba. Si quieres que lo reenvíe, pídemelo por su nombre.',
     );
-    expect(reply('en', false, again('en'))).toContain('I already sent you “carta.pdf”');
+    expect(await reply('en', false, again('en'))).toContain('I already sent you “carta.pdf”');
   });
 });

@@ -32,8 +32,11 @@ export interface OfflineInput {
   container: ContenedorEmpatico;
   /** True on the follower's first message. */
   firstTurn: boolean;
-  /** The answer from the bot's file passages (issue 30 §3), or null when none fits well enough. */
-  fromFiles?: () => string | null;
+  /**
+   * The answer from the bot's file passages (issue 30 §3), or null when none fits well enough;
+   * asked only when the description does not answer (so a turn it answers searches nothing).
+   */
+  fromFiles?: () => Promise<string | null>;
   /** The follower's language, for the reply's own sentences (issue 29); `lang` when not given. */
   replyLang?: LangCode;
   /** True when the message is only a greeting: it gets a greeting, not a file offer (issue 29). */
@@ -44,7 +47,7 @@ export interface OfflineInput {
  * Answers one turn without an LLM. When a file is sent or listed, the engine adds the file's
  * sentence or the list itself and this returns ''; otherwise it returns the whole reply.
  */
-export function offlineReply(input: OfflineInput): string {
+export async function offlineReply(input: OfflineInput): Promise<string> {
   const { lang } = input;
   const say = input.replyLang ?? lang;
   const t = OFFLINE_TEXTS[say];
@@ -61,7 +64,7 @@ export function offlineReply(input: OfflineInput): string {
   if (input.greeting) return greetingReply(input, t, opener);
   const answer = relevantSentences(input.message, input.businessDescription, lang, { questionLang: say });
   // What the owner wrote in the description answers first; the files' passages when it does not.
-  const fromFiles = answer.length === 0 ? input.fromFiles?.() : null;
+  const fromFiles = answer.length === 0 ? await input.fromFiles?.() : null;
   if (fromFiles) return [...opener, fromFiles].join(' ');
   const business = { business: input.businessName };
   const unsent = input.files.filter((f) => !a.archivosEnviados.includes(f.id));

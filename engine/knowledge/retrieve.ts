@@ -5,11 +5,15 @@
  *
  * - The message's terms are its lexemes as `to_tsvector` makes them with the configuration the
  *   passages were indexed with (`spanish`, `simple`…, read from the bot's passages, so query and
- *   vectors always agree), each weighted by its IDF among the bot's passages (counted with the GIN
- *   index, at most {@link MAX_DF} rows a term).
- * - Candidates: passages holding at least two of the terms (`(a & b) | (a & c) | …`, few rows even
- *   at 10,000 passages); when fewer than k, passages holding any (OR): a question rarely shares
- *   every word with its answer.
+ *   vectors always agree), word by word through a process-wide cache (a stem depends only on the
+ *   word and the configuration), each weighted by its IDF among the bot's passages: a small bot's
+ *   whole vocabulary is read with its index (`ts_stat`), a large bot's frequencies are counted with
+ *   the GIN index (at most {@link MAX_DF} rows a term) and kept with it. Warm, a turn runs one
+ *   statement: the search.
+ * - Candidates: when the terms' rows are few, every passage holding any of them, those holding two
+ *   of the message's terms first; else first the passages holding two (`(a & b) | (a & c) | …`,
+ *   few rows even at 10,000 passages) and those holding any only when fewer than k: a question
+ *   rarely shares every word with its answer.
  * - Rank: BM25 with each term counted once (the weights of the terms a passage holds, plus
  *   {@link PHRASE_WEIGHT} of a pair's weight for each pair of neighbouring message terms it holds at
  *   the same distance, `'monthli' <-> 'plan'`; normalised by its length), `ts_rank_cd` as a
@@ -19,8 +23,8 @@
  * - A bot without passages costs no query per turn: whether it has any is asked once per loaded bot
  *   (the BotCache's object, replaced whenever the bot or its files change in any process or expire),
  *   and never for a bot without files.
- * Nothing is cached that another node would need: the flag only saves a query and expires with the
- * BotCache entry (5 s at most, at once on a change notified by NOTIFY).
+ * Nothing is cached that another node would need: the index (with its frequencies) only saves
+ * queries and expires with the BotCache entry (5 s at most, at once on a change notified by NOTIFY).
  */
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from '../logger.ts';
@@ -78,9 +82,9 @@ const MAX_TERMS = 8;
  */
 const MAX_DF = 300;
 
-/** An `int[]` as the driver returns it (an array, or `{1,4}` text on PGlite's older paths). */
-const intArray = (v: number[] | string | null): number[] =>
-  Array.isArray(v) ? v.map(Number) : v ? v.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number) : [];
+/** A `text[]` as the driver returns it (an array, or `{a,b}` text on PGlite's older paths). */
+const textArray = (v: string[] | string | null): string[] =>
+  Array.isArray(v) ? v : v ? v.replace(/[{}"]/g, '').split(',').filter(Boolean) : [];
 
 /** A lexeme as a tsquery operand (`'it''s'`). */
 const quote = (lexeme: string) => `'${lexeme.replace(/'/g, "''")}'`;
@@ -144,67 +148,119 @@ function phrasesOf(terms: readonly Term[], positions: ReadonlyMap<string, readon
   return out;
 }
 
+/** Most distinct words kept in the process's stem cache ({@link stemsOf}); the oldest go first. */
+const STEM_CACHE_MAX = 50_000;
+/** `config\0word` → the word's lexemes as `to_tsvector(config, word)` makes them (none: a stop word). */
+const stemCache = new Map<string, readonly string[]>();
+
+/**
+ * The message's words in order, lower-cased, split where PostgreSQL's parser splits ordinary text
+ * (anything not a letter, mark or digit); a word's position is its index + 1, as `to_tsvector`
+ * counts them (stop words keep their place).
+ */
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * The lexemes of each word with `config` (the same snowball stemmer and stop words the passages
+ * were indexed with): from the process's cache, the words it has not seen in one statement. A
+ * word's stem depends on nothing but the word and the configuration, so the cache is never stale.
+ */
+async function stemsOf(
+  db: Kysely<Database>,
+  config: string,
+  words: readonly string[],
+): Promise<Map<string, readonly string[]>> {
+  const out = new Map<string, readonly string[]>();
+  const missing: string[] = [];
+  for (const w of new Set(words)) {
+    const hit = stemCache.get(`${config}\0${w}`);
+    if (hit) out.set(w, hit);
+    else missing.push(w);
+  }
+  if (missing.length === 0) return out;
+  const { rows } = await sql<{ w: string; l: string[] | string | null }>`
+    SELECT w, tsvector_to_array(to_tsvector(${config}::regconfig, w)) AS l
+    FROM unnest(${missing}::text[]) w`.execute(db);
+  for (const r of rows) {
+    const lexemes = textArray(r.l);
+    out.set(r.w, lexemes);
+    if (stemCache.size >= STEM_CACHE_MAX) stemCache.delete(stemCache.keys().next().value!);
+    stemCache.set(`${config}\0${r.w}`, lexemes);
+  }
+  return out;
+}
+
+/**
+ * The document frequency of each lexeme among the bot's passages (at most {@link MAX_DF}): from
+ * the index's table, which holds the whole vocabulary of a small bot; the lexemes a large bot's
+ * table lacks are counted with the GIN index in one statement and kept there.
+ */
+async function frequencies(
+  db: Kysely<Database>,
+  chatbotId: string,
+  index: PassagesIndex,
+  lexemes: readonly string[],
+): Promise<void> {
+  const missing = index.complete ? [] : lexemes.filter((l) => !index.df.has(l));
+  if (missing.length === 0) return;
+  const { rows } = await sql<{ l: string; n: number | string }>`
+    SELECT l, (SELECT count(*) FROM (SELECT 1 FROM chatbot_file_passages p
+        -- "|| ''": filter the term's rows by bot, never AND them with all the bot's rows' bitmap
+        WHERE p.chatbot_id || '' = ${chatbotId} AND p.tsv @@ plainto_tsquery('simple', l)
+        LIMIT ${MAX_DF}) s) AS n
+    FROM unnest(${missing}::text[]) l`.execute(db);
+  if (index.df.size + rows.length > MAX_CACHED_TERMS) index.df.clear();
+  for (const r of rows) index.df.set(r.l, Number(r.n));
+}
+
 /**
  * The terms of the message and of the history (normalised with `config`), each weighted by its
  * inverse document frequency among the bot's passages, `ln(1 + (N − n + 0.5) / (n + 0.5))` (as
- * engine/ranking/bm25.ts), the history's by {@link HISTORY_WEIGHT} more. One statement: the
- * counts are GIN index lookups.
+ * engine/ranking/bm25.ts), the history's by {@link HISTORY_WEIGHT} more. Warm, no statement at
+ * all: the stems come from the process's cache and the frequencies from the index's table.
  */
 async function weightedTerms(
   db: Kysely<Database>,
   chatbotId: string,
-  config: string,
+  index: PassagesIndex,
   message: string,
   past: string,
-  total: number,
 ): Promise<{ terms: Term[]; past: Term[]; phrases: Phrase[] }> {
-  const { rows } = await sql<{
-    lexeme: string;
-    hist: boolean;
-    pos: number[] | string | null;
-    n: number | string;
-  }>`
-    WITH t AS (
-      SELECT DISTINCT ON (lexeme) lexeme, hist, pos FROM (
-        SELECT m.lexeme, false AS hist, m.positions::int[] AS pos
-        FROM unnest(to_tsvector(${config}::regconfig, ${message})) m
-        UNION ALL
-        SELECT unnest(tsvector_to_array(to_tsvector(${config}::regconfig, ${past}))), true, NULL::int[]
-      ) u ORDER BY lexeme, hist
-    )
-    SELECT t.lexeme, t.hist, t.pos,
-      (SELECT count(*) FROM (SELECT 1 FROM chatbot_file_passages p
-        -- "|| ''": filter the term's rows by bot, never AND them with all the bot's rows' bitmap
-        WHERE p.chatbot_id || '' = ${chatbotId} AND p.tsv @@ plainto_tsquery('simple', t.lexeme)
-        LIMIT ${MAX_DF}) s) AS n
-    FROM t`.execute(db);
-  const weigh = (r: (typeof rows)[number]) => {
-    const n = Number(r.n);
-    return { lexeme: r.lexeme, weight: Math.log(1 + (total - n + 0.5) / (n + 0.5)) };
+  const said = wordsOf(message);
+  const before = wordsOf(past);
+  const stems = await stemsOf(db, index.config, [...said, ...before]);
+  const positions = new Map<string, number[]>();
+  said.forEach((w, i) => {
+    for (const l of stems.get(w) ?? []) positions.set(l, [...(positions.get(l) ?? []), i + 1]);
+  });
+  const earlier = [...new Set(before.flatMap((w) => stems.get(w) ?? []))].filter((l) => !positions.has(l));
+  await frequencies(db, chatbotId, index, [...positions.keys(), ...earlier]);
+  const weigh = (lexeme: string): Term | null => {
+    const n = index.df.get(lexeme) ?? 0;
+    return n > 0 ? { lexeme, weight: Math.log(1 + (index.total - n + 0.5) / (n + 0.5)) } : null;
   };
-  const byWeight = (a: Term, b: Term) => b.weight - a.weight;
-  const terms = rows
-    .filter((r) => !r.hist && Number(r.n) > 0)
-    .map(weigh)
-    .sort(byWeight)
-    .slice(0, MAX_TERMS);
-  const positions = new Map(rows.filter((r) => !r.hist).map((r) => [r.lexeme, intArray(r.pos)]));
+  const byWeight = (a: Term, b: Term) => b.weight - a.weight || (a.lexeme < b.lexeme ? -1 : 1);
+  const weighed = (lexemes: Iterable<string>) =>
+    [...lexemes]
+      .map(weigh)
+      .filter((t): t is Term => t !== null)
+      .sort(byWeight)
+      .slice(0, MAX_TERMS);
+  const terms = weighed(positions.keys());
   return {
     terms,
     phrases: phrasesOf(terms, positions),
-    past: rows
-      .filter((r) => r.hist && Number(r.n) > 0)
-      .map(weigh)
-      .map((t) => ({ ...t, weight: t.weight * HISTORY_WEIGHT }))
-      .sort(byWeight)
-      .slice(0, MAX_TERMS),
+    past: weighed(earlier).map((t) => ({ ...t, weight: t.weight * HISTORY_WEIGHT })),
   };
 }
 
 /**
  * The passages of a bot matching `filter` (a tsquery text of lexemes), best first by BM25 with each
  * term counted once (the sum of the weights of the terms a passage holds, normalised by its length
- * against the average, k1 = 1.2, b = 0.75), then `ts_rank_cd` of the terms as a tie-break.
+ * against the average, k1 = 1.2, b = 0.75), then `ts_rank_cd` of the terms as a tie-break. With
+ * `paired` (the message's terms), passages holding two of them come first.
  */
 async function search(
   db: Kysely<Database>,
@@ -214,6 +270,7 @@ async function search(
   phrases: readonly Phrase[],
   filter: string,
   avgChars: number,
+  paired: readonly string[] = [],
 ): Promise<Row[]> {
   const held = sql.join(
     [...terms.map((t) => ({ query: quote(t.lexeme), weight: t.weight })), ...phrases].map(
@@ -221,13 +278,20 @@ async function search(
     ),
     sql` + `,
   );
+  const tier =
+    paired.length > 1
+      ? sql`(${sql.join(
+          paired.map((l) => sql`(p.tsv @@ ${quote(l)}::tsquery)::int`),
+          sql` + `,
+        )}) >= 2 DESC,`
+      : sql``;
   const { rows } = await sql<Row>`
     SELECT p.id, p.file_id, f.file_name, p.page, p.heading, p.text,
       ((${held}) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * length(p.text) / ${avgChars}::float8))
         + 0.1 * ts_rank_cd(p.tsv, ${terms.map((t) => quote(t.lexeme)).join(' | ')}::tsquery, 1))::float8 AS score
     FROM chatbot_file_passages p JOIN chatbot_files f ON f.id = p.file_id
     WHERE p.chatbot_id = ${chatbotId} AND p.tsv @@ ${filter}::tsquery
-    ORDER BY score DESC, p.id
+    ORDER BY ${tier} score DESC, p.id
     LIMIT ${k}`.execute(db);
   return rows;
 }
@@ -240,9 +304,29 @@ export interface PassagesIndex {
   total: number;
   /** Their average length, characters (BM25's length normalisation). */
   avgChars: number;
+  /**
+   * Document frequency by lexeme (at most {@link MAX_DF}): the whole vocabulary when `complete`
+   * (a bot of at most {@link VOCABULARY_PASSAGES} passages, read once), else the lexemes asked so far.
+   */
+  df: Map<string, number>;
+  complete: boolean;
 }
 
-/** {@link PassagesIndex} of a bot, or null when it has no passage (one indexed statement). */
+/** A bot with at most this many passages has its whole vocabulary read with its index (`ts_stat`). */
+export const VOCABULARY_PASSAGES = 2_000;
+/** Most lexemes a large bot's table keeps before it starts again. */
+const MAX_CACHED_TERMS = 20_000;
+/**
+ * Most passages the one-statement search may read: when the terms' frequencies add up to more, the
+ * passages holding two of the message's terms are searched first (a GIN AND, few rows), and all
+ * holding any only when they are fewer than asked for.
+ */
+const ONE_PASS_ROWS = 400;
+
+/**
+ * {@link PassagesIndex} of a bot, or null when it has no passage: one indexed statement, and for a
+ * bot of at most {@link VOCABULARY_PASSAGES} passages one more that reads its vocabulary.
+ */
 export async function passagesIndex(db: Kysely<Database>, chatbotId: string): Promise<PassagesIndex | null> {
   const row = await db
     .selectFrom('chatbot_file_passages')
@@ -253,9 +337,16 @@ export async function passagesIndex(db: Kysely<Database>, chatbotId: string): Pr
     ])
     .where('chatbot_id', '=', chatbotId)
     .executeTakeFirst();
-  return row?.config
-    ? { config: row.config, total: Number(row.total), avgChars: Number(row.avg) || 1 }
-    : null;
+  if (!row?.config) return null;
+  const total = Number(row.total);
+  const index = { config: row.config, total, avgChars: Number(row.avg) || 1, df: new Map<string, number>() };
+  if (total > VOCABULARY_PASSAGES) return { ...index, complete: false };
+  const { rows } = await sql<{ word: string; ndoc: number | string }>`
+    SELECT word, ndoc FROM ts_stat(format('SELECT tsv FROM chatbot_file_passages WHERE chatbot_id = %L', ${chatbotId}::text))`.execute(
+    db,
+  );
+  for (const r of rows) index.df.set(r.word, Math.min(Number(r.ndoc), MAX_DF));
+  return { ...index, complete: true };
 }
 
 /** The history's follower messages that make the lighter second query. */
@@ -283,30 +374,26 @@ export async function retrievePassages(db: Kysely<Database>, query: RetrieveQuer
   const { terms, past, phrases } = await weightedTerms(
     db,
     query.chatbotId,
-    index.config,
+    index,
     message,
     historyQuery(query.history),
-    index.total,
   );
   if (terms.length === 0 && !query.embedder) return [];
   const all = [...terms, ...past];
   const lexemes = terms.map((t) => t.lexeme);
-  const rows =
-    terms.length > 1
-      ? await search(db, query.chatbotId, depth, all, phrases, pairsOf(lexemes), index.avgChars)
-      : [];
-  if (terms.length > 0 && rows.length < depth) {
-    const seen = new Set(rows.map((r) => String(r.id)));
-    const more = await search(
-      db,
-      query.chatbotId,
-      depth,
-      all,
-      phrases,
-      all.map((t) => quote(t.lexeme)).join(' | '),
-      index.avgChars,
-    );
-    rows.push(...more.filter((r) => !seen.has(String(r.id))).slice(0, depth - rows.length));
+  const anyOf = all.map((t) => quote(t.lexeme)).join(' | ');
+  const reads = all.reduce((n, t) => n + (index.df.get(t.lexeme) ?? MAX_DF), 0);
+  let rows: Row[] = [];
+  if (terms.length > 0 && (terms.length === 1 || reads <= ONE_PASS_ROWS))
+    // Few rows hold any term: one statement, those holding two of the message's terms first.
+    rows = await search(db, query.chatbotId, depth, all, phrases, anyOf, index.avgChars, lexemes);
+  else if (terms.length > 1) {
+    rows = await search(db, query.chatbotId, depth, all, phrases, pairsOf(lexemes), index.avgChars);
+    if (rows.length < depth) {
+      const seen = new Set(rows.map((r) => String(r.id)));
+      const more = await search(db, query.chatbotId, depth, all, phrases, anyOf, index.avgChars);
+      rows.push(...more.filter((r) => !seen.has(String(r.id))).slice(0, depth - rows.length));
+    }
   }
   const found = rows.map(foundOf);
   if (!query.embedder) return found;

@@ -119,11 +119,10 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
   let failed = false;
   const tools: ToolCallRecord[] = [];
   const offline = !intercepted && !wordless && deps.llm === null;
-  // A greeting gets a greeting (offline): no search of the files for it.
-  const passages =
-    intercepted || wordless || follower.greeting
-      ? []
-      : await searchFiles(deps, loaded, inbound.text, history);
+  // A greeting gets a greeting (offline): no search of the files for it. Offline, the files are
+  // searched only when the description does not answer (offlineReply asks).
+  const searchable = !intercepted && !wordless && !follower.greeting;
+  const passages = searchable && deps.llm ? await searchFiles(deps, loaded, inbound.text, history) : [];
   let used: FoundPassage[] = [];
   let choices: OutboundMessage['choices'];
   if (intercepted) {
@@ -173,7 +172,7 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
     reply = dialogue?.reply ?? '';
     if (dialogue?.choices?.length) choices = dialogue.choices;
     if (!reply) {
-      reply = offlineReply({
+      reply = await offlineReply({
         lang,
         businessName: bot.business_name,
         businessDescription: bot.business_description,
@@ -183,8 +182,9 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
         firstTurn: history.length === 0,
         replyLang: follower.lang,
         greeting: follower.greeting,
-        fromFiles: () => {
-          const answer = offlineAnswer(inbound.text, passages, lang);
+        fromFiles: async () => {
+          const found = searchable ? await searchFiles(deps, loaded, inbound.text, history) : [];
+          const answer = offlineAnswer(inbound.text, found, lang);
           if (answer) used = [answer.passage];
           return answer?.text ?? null;
         },
