@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingDb } from '../plugins/billing/queries.ts';
 import { createTestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type App, enableWeb, ownerWithBot, uploadFile, withInject } from './helpers/owners.ts';
 import { type FakeStripe, startFakeStripe } from './servers/stripe.ts';
 
@@ -67,7 +67,7 @@ interface ExportJson {
   };
 }
 
-describe.each(DIALECTS)('the owner’s data (%s)', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the owner’s data (%s)', (kind) => {
   let app: App;
   let stripe: FakeStripe;
   const SUBSCRIPTION = 'sub_test_account_data';

@@ -11,7 +11,7 @@ import { createEchoAdapter, ECHO, type EchoSent } from '../docs/examples/minimal
 import { greeting } from '../engine/conversation/texts.ts';
 import { definePlugin, type FeaturePlugin } from '../engine/registry/index.ts';
 import { createTestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type App, ownerWithBot, withInject } from './helpers/owners.ts';
 
 const EXAMPLE = new URL('../docs/examples/minimal-adapter.ts', import.meta.url);
@@ -36,7 +36,7 @@ describe('the docs’ example', () => {
   });
 });
 
-describe.each(DIALECTS)('a minimal push adapter on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('a minimal push adapter on %s', (kind) => {
   let app: App;
   let botId: string;
   const sent: EchoSent[] = [];

@@ -15,7 +15,7 @@ import { createMailer } from '../engine/auth/mail.ts';
 import { daysRemaining, ensureProfile, isPaid } from '../engine/auth/profiles.ts';
 import { createLogger } from '../engine/logger.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
 
 /** A minimal cookie jar over fetch. */
@@ -48,7 +48,7 @@ class Browser {
   }
 }
 
-describe.each(DIALECTS)('owner accounts on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('owner accounts on %s', (kind) => {
   let app: TestApp;
   let base: string;
   let smtp: SMTPServer;
@@ -445,7 +445,7 @@ describe('days remaining and paid (spec 001 §3, 000 §4)', () => {
   });
 });
 
-describe.each(DIALECTS)('the first profile of an owner on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the first profile of an owner on %s', (kind) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp(kind);

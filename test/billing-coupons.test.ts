@@ -11,11 +11,11 @@ import type { BillingStatus } from '../plugins/billing/api.ts';
 import { createCoupon } from '../plugins/billing/coupons.ts';
 import { billingDb } from '../plugins/billing/queries.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 const DAY = 86_400_000;
 
-describe.each(DIALECTS)('coupons on %s (a server without Stripe)', (kind) => {
+describe.each(dialectsOf(import.meta.url))('coupons on %s (a server without Stripe)', (kind) => {
   let app: TestApp;
   let address = 0;
 

@@ -15,13 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingStatus } from '../plugins/billing/api.ts';
 import { billingDb } from '../plugins/billing/queries.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type FakeEvent, type FakeStripe, startFakeStripe } from './servers/stripe.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
 
 const DAY = 86_400_000;
 
-describe.each(DIALECTS)('billing on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('billing on %s', (kind) => {
   let stripe: FakeStripe;
   let telegram: FakeTelegram;
   let app: TestApp;

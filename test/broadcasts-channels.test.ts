@@ -14,7 +14,7 @@ import type { ChannelAdapter, OutboundMessage } from '../engine/registry/index.t
 import type { AudienceAnswer, BroadcastsAnswer } from '../plugins/broadcasts/api.ts';
 import { NO_AUDIENCE } from '../plugins/broadcasts/texts.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 const TEXT = 'Este sábado abrimos la terraza. ¡Os esperamos!';
 const DAY = 86_400_000;
@@ -35,7 +35,7 @@ function recordingWhatsApp() {
   return { adapter, sends };
 }
 
-describe.each(DIALECTS)('broadcasts per channel on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('broadcasts per channel on %s', (kind) => {
   let app: TestApp;
   let owner: { id: string; token: string };
   let other: { id: string; token: string };

@@ -17,7 +17,7 @@ import {
 } from '../plugins/broadcasts/api.ts';
 import { OPTOUT_REPLIES, optCommand } from '../plugins/broadcasts/optout.ts';
 import { createTestApp, fakeLlm } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type App, ownerWithBot, until, withInject } from './helpers/owners.ts';
 import { type FakeGraph, hubSignature, messageWebhook, startFakeGraph } from './servers/graph.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
@@ -35,7 +35,7 @@ it('reads the stop and start commands in the seven languages, whole messages onl
   expect(TEMPLATE_NAMES.broadcast).toBe(BROADCAST_TEMPLATE_NAME);
 });
 
-describe.each(DIALECTS)('broadcasts to WhatsApp Cloud followers on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('broadcasts to WhatsApp Cloud followers on %s', (kind) => {
   let graph: FakeGraph;
   let openai: FakeOpenAi;
   let app: App;

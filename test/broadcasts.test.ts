@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BroadcastsAnswer } from '../plugins/broadcasts/api.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
 import { type BotCall, type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
 
@@ -31,7 +31,7 @@ function peakRate(calls: BotCall[], windowMs = 1000): number {
   return peak;
 }
 
-describe.each(DIALECTS)('broadcasts on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('broadcasts on %s', (kind) => {
   let telegram: FakeTelegram;
   let app: TestApp;
   let owner: { id: string; token: string };

@@ -13,12 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { CHROMIUM_PATH, launchChromium } from './helpers/chromium.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
 const DASHBOARD_BUILT = existsSync(new URL('../dist/dashboard/index.html', import.meta.url));
 
-describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(DIALECTS)(
+describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT).each(dialectsOf(import.meta.url))(
   'sign-in screens in Chromium on %s',
   (kind) => {
     let app: TestApp;

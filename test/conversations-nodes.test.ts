@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../engine/store/connect.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS, twoStores } from './helpers/db.ts';
+import { dialectsOf, twoStores } from './helpers/db.ts';
 
-describe.each(DIALECTS)('a takeover reaches every instance on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('a takeover reaches every instance on %s', (kind) => {
   let stores: [Store, Store];
   let first: TestApp;
   let second: TestApp;

@@ -14,13 +14,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markNeedsPerson } from '../plugins/conversations/status.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
 
 const GREETING = readFileSync(new URL('../assets/demo/saludo-el-pato-pepe.ogg', import.meta.url));
 
-describe.each(DIALECTS)('followers’ conversations on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('followers’ conversations on %s', (kind) => {
   let clock = new Date('2026-11-23T09:00:00Z');
   let telegram: FakeTelegram;
   let app: TestApp;

@@ -21,7 +21,7 @@ import { seedDemo } from '../cli/seed.ts';
 import { API_DOCS_CSP, DASHBOARD_CSP, FILES_CSP, pageCsp } from '../engine/http/csp.ts';
 import { botSlug, CONTENT, localePath, SITE_LANGUAGES } from '../plugins/site/content/index.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 /** A policy as directive → sources. */
 function parsePolicy(header: string | undefined): Map<string, string[]> {
@@ -46,7 +46,7 @@ function inlineCode(html: string) {
   return { scripts, styles };
 }
 
-describe.each(DIALECTS)('Content-Security-Policy headers (%s)', (kind) => {
+describe.each(dialectsOf(import.meta.url))('Content-Security-Policy headers (%s)', (kind) => {
   let app: TestApp;
   let http: FastifyInstance;
   let fileKeys: Record<string, string>;

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../engine/rate-limits.ts';
 import { type DirectoryAnswer, PAGE_SIZE } from '../plugins/facebots/api.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
-describe.each(DIALECTS)('the Facebots directory on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the Facebots directory on %s', (kind) => {
   let app: TestApp;
   const ids: Record<string, string> = {};
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILE_MESSAGES } from '../engine/files.ts';
 import { OwnerChatbot, OwnerMe } from '../engine/http/views.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
@@ -25,7 +25,7 @@ const EXE = Buffer.concat([
   Buffer.alloc(2048, 1),
 ]);
 
-describe.each(DIALECTS)('first-hour API answers on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('first-hour API answers on %s', (kind) => {
   let app: TestApp;
   let http: FastifyInstance;
   let owner: { id: string; token: string };

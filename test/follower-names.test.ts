@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../plugins/reservations/config.ts';
 import { createTestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type App, enableWeb, ownerWithBot, until, withInject } from './helpers/owners.ts';
 import { type FakeGraph, hubSignature, messageWebhook, startFakeGraph } from './servers/graph.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
@@ -25,7 +25,7 @@ interface Follower {
   visitorNo: number | null;
 }
 
-describe.each(DIALECTS)('followers named by what the channel knows on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('followers named by what the channel knows on %s', (kind) => {
   const clock = new Date('2026-11-23T09:00:00Z');
   let telegram: FakeTelegram;
   let graph: FakeGraph;

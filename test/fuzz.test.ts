@@ -6,7 +6,7 @@
  * first example (the request, the answer, what the server logged). `npm run fuzz` runs 10,000.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, testStore } from './helpers/db.ts';
+import { dialectsOf, testStore } from './helpers/db.ts';
 import { createFuzzApp, type FuzzApp, formatReport, runFuzz } from './helpers/fuzz.ts';
 
 /** The CI run: this seed, this many requests, at most this long on a 2-core machine. */
@@ -14,7 +14,7 @@ const SEED = 24;
 const REQUESTS = Number(process.env.FUZZ_CI_REQUESTS ?? 1500);
 const BUDGET_MS = 22_000;
 
-describe.each(DIALECTS)('the fuzz check on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the fuzz check on %s', (kind) => {
   let fuzz: FuzzApp;
   beforeAll(async () => {
     fuzz = await createFuzzApp({ store: await testStore(kind) });
@@ -32,7 +32,7 @@ describe.each(DIALECTS)('the fuzz check on %s', (kind) => {
   }, 120_000);
 });
 
-describe.each(DIALECTS)('the fuzz check with the rate limits on, on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the fuzz check with the rate limits on, on %s', (kind) => {
   let fuzz: FuzzApp;
   beforeAll(async () => {
     fuzz = await createFuzzApp({ store: await testStore(kind), env: { CHARLA_RATE_LIMITS: 'on' } });

@@ -26,7 +26,7 @@ import { OPERATOR_HEADER, operatorToken } from '../engine/operator.ts';
 import { LIMITS, limitSettings, parseLimit } from '../engine/rate-limits.ts';
 import { isDatabaseUnavailable, markDatabaseError } from '../engine/store/errors.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
 
 const DAY = 86_400_000;
@@ -84,7 +84,7 @@ describe('conversion folders', () => {
   });
 });
 
-describe.each(DIALECTS)('hardening on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('hardening on %s', (kind) => {
   let app: TestApp;
   let http: FastifyInstance;
   let botId: string;

@@ -12,7 +12,7 @@ import { ChatMessageReply } from '../adapters/web/contract.ts';
 import { DEMO_FILES } from '../cli/seed.ts';
 import { FILE_MESSAGES } from '../engine/files.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
 
@@ -32,7 +32,7 @@ function filesUnder(dir: string): string[] {
   }
 }
 
-describe.each(DIALECTS)('HTTP API on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('HTTP API on %s', (kind) => {
   let app: TestApp;
   let http: FastifyInstance;
   let llm: FakeOpenAi;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ialandingSlug } from '../engine/store/queries/ialandings.ts';
 import { refoldLegacySlugs } from '../migrations/202611230100_ialanding_slug_redirects.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 describe('ialandingSlug', () => {
   it.each([
@@ -28,7 +28,7 @@ describe('ialandingSlug', () => {
   });
 });
 
-describe.each(DIALECTS)('IALanding slugs on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('IALanding slugs on %s', (kind) => {
   let app: TestApp;
   let http: Awaited<ReturnType<TestApp['http']>>;
 

@@ -11,11 +11,11 @@ import { ChannelInbox, DeferUpdate } from '../engine/channels/inbox.ts';
 import { createLogger } from '../engine/logger.ts';
 import { pruneDoneUpdates } from '../engine/store/queries/inbox.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.each(DIALECTS)('the channel inbox on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the channel inbox on %s', (kind) => {
   let app: TestApp;
   let botId: string;
   const log = createLogger({ level: 'silent' });

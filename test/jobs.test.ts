@@ -24,7 +24,7 @@ import {
 import { createLogger } from '../engine/logger.ts';
 import { openStore, type Store, type StoreKind } from '../engine/store/connect.ts';
 import { createTestApp } from './helpers/app.ts';
-import { DIALECTS, testDataDir, testStore } from './helpers/db.ts';
+import { dialectsOf, testDataDir, testStore } from './helpers/db.ts';
 import { crashJob, until } from './helpers/jobs.ts';
 
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -41,7 +41,7 @@ async function reopen(kind: StoreKind, where: { dataDir?: string; schema: string
     : openStore({ databaseUrl: process.env.TEST_DATABASE_URL!, schema: where.schema, poolSize: 2 });
 }
 
-describe.each(DIALECTS)('scheduled jobs on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('scheduled jobs on %s', (kind) => {
   let store: Store;
   const queues: JobQueue[] = [];
   const queue = (options: Partial<JobQueueOptions> = {}, on: Store = store) => {

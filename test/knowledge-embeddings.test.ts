@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrievePassages } from '../engine/knowledge/retrieve.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
 
@@ -47,7 +47,7 @@ const PARTIES = [
 ];
 const QUESTION = '¿Cuánto cuesta la pizza margarita para mi cumpleaños?';
 
-describe.each(DIALECTS)('hybrid retrieval with embeddings (%s)', (kind) => {
+describe.each(dialectsOf(import.meta.url))('hybrid retrieval with embeddings (%s)', (kind) => {
   let app: TestApp;
   let llm: FakeOpenAi;
   let emb: FakeOpenAi;

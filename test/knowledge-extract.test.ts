@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkPages } from '../engine/knowledge/chunk.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
 import { type SpeechServers, startSpeechServers } from './servers/speech.ts';
 
@@ -32,7 +32,7 @@ interface TextBody {
   pages: Array<{ page: number; text: string }>;
 }
 
-describe.each(DIALECTS)('reading the text of files (%s)', (kind) => {
+describe.each(dialectsOf(import.meta.url))('reading the text of files (%s)', (kind) => {
   let app: TestApp;
   let speech: SpeechServers;
   let owner: { id: string; token: string };

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkDocument, createBotWithFile, documentText, insertPassages } from '../bench/knowledge-corpus.ts';
 import { ConversationEngine } from '../engine/conversation/engine.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
 
 const FILE = 'codigo-de-conducta.pdf';
@@ -18,7 +18,7 @@ const QUESTION = '¿Cómo se evalúan las quejas?';
 const SENTENCE = 'Todas las quejas serán evaluadas e investigadas de una manera puntual y justa.';
 const CITING = `Se evalúan de forma puntual y justa (${FILE}, p. 2).`;
 
-describe.each(DIALECTS)('answers from the bot’s files on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('answers from the bot’s files on %s', (kind) => {
   let app: TestApp;
   let llm: FakeOpenAi;
   let offline: ConversationEngine;

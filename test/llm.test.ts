@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { enableWeb } from './helpers/owners.ts';
 import { type FakeOpenAi, type FakeReply, startFakeOpenAi } from './servers/openai.ts';
 
@@ -30,7 +30,7 @@ async function readSse(res: Response): Promise<Array<{ event: string; data: unkn
   return events;
 }
 
-describe.each(DIALECTS)('LLM over the OpenAI wire format on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('LLM over the OpenAI wire format on %s', (kind) => {
   let app: TestApp;
   let llm: FakeOpenAi;
   let url: string;

@@ -20,14 +20,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../engine/config.ts';
 import { MALFORMED_FORM, ONE_FILE_ONLY } from '../engine/http/multipart.ts';
 import { charlaEnv, runCharla } from './helpers/charla-process.ts';
-import { DIALECTS, testStore } from './helpers/db.ts';
+import { dialectsOf, testStore } from './helpers/db.ts';
 import { createFuzzApp, type FuzzApp, type FuzzTargets, seedTargets } from './helpers/fuzz.ts';
 import { exchange, type WireAnswer } from './helpers/fuzz-wire.ts';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 const OGG = Buffer.concat([Buffer.from('OggS\0\x02'), Buffer.alloc(200, 1)]);
 
-describe.each(DIALECTS)('malformed requests on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('malformed requests on %s', (kind) => {
   let fuzz: FuzzApp;
   let port: number;
   let t: FuzzTargets;

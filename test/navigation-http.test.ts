@@ -8,12 +8,12 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type App, withInject } from './helpers/owners.ts';
 
 const DASHBOARD_BUILT = existsSync(new URL('../dist/dashboard/index.html', import.meta.url));
 
-describe.each(DIALECTS)('issue 29 navigation over HTTP (%s)', (kind) => {
+describe.each(dialectsOf(import.meta.url))('issue 29 navigation over HTTP (%s)', (kind) => {
   let app: App;
 
   beforeAll(async () => {

@@ -15,7 +15,7 @@ import { bookingCalendar, loadCalendar, localToUtc } from '../plugins/notificati
 import { stronglyFrustrated } from '../plugins/notifications/index.ts';
 import { migrations } from '../plugins/notifications/migrations.ts';
 import { createTestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type App, enableWeb, ownerWithBot, until, withInject } from './helpers/owners.ts';
 
 describe('strong frustration', () => {
@@ -87,7 +87,7 @@ describe('opening hours and the booking calendar', () => {
   });
 });
 
-describe.each(DIALECTS)('channel down and old settings on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('channel down and old settings on %s', (kind) => {
   let app: App;
   const mails: RenderedMail[] = [];
   const to = (email: string) => mails.filter((m) => m.to === email);

@@ -23,7 +23,7 @@ import webpush from 'web-push';
 import { privateHost } from '../plugins/notifications/push.ts';
 import { defaultConfig } from '../plugins/reservations/config.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { ownerWithBot, until, withInject } from './helpers/owners.ts';
 import { openSseClient } from './helpers/sse-client.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
@@ -50,7 +50,7 @@ function startPushService(dir: string) {
   return { server, received, state };
 }
 
-describe.each(DIALECTS)('notification routes on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('notification routes on %s', (kind) => {
   let app: TestApp;
   let telegram: FakeTelegram;
   let push: ReturnType<typeof startPushService>;

@@ -17,7 +17,7 @@ import { daysJob } from '../plugins/notifications/delivery.ts';
 import { asksForPerson } from '../plugins/notifications/matcher.ts';
 import { defaultConfig } from '../plugins/reservations/config.ts';
 import { createTestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type App, enableWeb, ownerWithBot, until, withInject } from './helpers/owners.ts';
 
 describe('asking for a person', () => {
@@ -41,7 +41,7 @@ describe('asking for a person', () => {
   ])('leaves "%s" alone', (text) => expect(asksForPerson(text)).toBeNull());
 });
 
-describe.each(DIALECTS)('owner notifications on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('owner notifications on %s', (kind) => {
   let clock = new Date('2026-11-23T09:00:00Z');
   let app: App;
   let smtp: SMTPServer;

@@ -12,7 +12,7 @@ import { seedDemo } from '../cli/seed.ts';
 import { FILE_SENTENCES } from '../engine/conversation/texts.ts';
 import { addFile } from '../engine/files.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { enableWeb } from './helpers/owners.ts';
 
 const asset = (name: string) => readFile(new URL(`../assets/demo/${name}`, import.meta.url));
@@ -20,7 +20,7 @@ const asset = (name: string) => readFile(new URL(`../assets/demo/${name}`, impor
 /** Keywords an owner might type that must never reach a follower. */
 const RAW_KEYWORDS = ['foto10', 'menu2024', 'audiohola', 'precios-pdf'];
 
-describe.each(DIALECTS)('the offline responder on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the offline responder on %s', (kind) => {
   let app: TestApp;
   let http: Awaited<ReturnType<TestApp['http']>>;
   let demoId: string;

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
 import { type App, enableWeb, setDays, withInject } from './helpers/owners.ts';
 import { openSseClient } from './helpers/sse-client.ts';
@@ -27,7 +27,7 @@ interface WebMessage {
   attachment: { url: string; type: string; mime: string; name: string } | null;
 }
 
-describe.each(DIALECTS)('the owner’s files to a follower on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the owner’s files to a follower on %s', (kind) => {
   let app: App;
   let telegram: FakeTelegram;
   let owner: { id: string; token: string };

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
 import { type App, enableWeb, ownerWithBot, withInject } from './helpers/owners.ts';
 import { openSseClient } from './helpers/sse-client.ts';
@@ -44,7 +44,7 @@ interface WebMessage {
   attachment: { url: string; type: string; mime: string; name: string } | null;
 }
 
-describe.each(DIALECTS)('the owner’s voice note to a web visitor on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the owner’s voice note to a web visitor on %s', (kind) => {
   let app: App;
   let owner: Awaited<ReturnType<typeof ownerWithBot>>;
   let key: string;

@@ -22,7 +22,7 @@ import {
 } from '../engine/registry/index.ts';
 import type { StoredTurnMeta } from '../engine/store/database.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
 import { enableWeb } from './helpers/owners.ts';
 import { type FakeOpenAi, type FakeReply, type RecordedRequest, startFakeOpenAi } from './servers/openai.ts';
@@ -123,7 +123,7 @@ function bookingPlugin(state: { ctx?: PluginContext; bookings: Map<string, numbe
   });
 }
 
-describe.each(DIALECTS)('the plugin runtime on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the plugin runtime on %s', (kind) => {
   const state: { ctx?: PluginContext; bookings: Map<string, number> } = { bookings: new Map() };
   let llm: FakeOpenAi;
   let telegram: FakeTelegram;

@@ -13,9 +13,9 @@ import * as publishedBots from '../migrations/202611291310_published_bots.ts';
 import * as businessCategories from '../migrations/202611291320_business_categories.ts';
 import type { DirectoryAnswer, PublishState } from '../plugins/facebots/api.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
-describe.each(DIALECTS)('publishing in Facebots on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('publishing in Facebots on %s', (kind) => {
   let app: TestApp;
   let token: string;
   let botId: string;

@@ -15,7 +15,7 @@ import { defaultConfig, type ReservationConfig } from '../plugins/reservations/c
 import { reservationsDb } from '../plugins/reservations/queries.ts';
 import { Bookings } from '../plugins/reservations/service.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type FakeOpenAi, type FakeReply, type RecordedRequest, startFakeOpenAi } from './servers/openai.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
 
@@ -59,7 +59,7 @@ describe('phones compared as the booking’s proof', () => {
   });
 });
 
-describe.each(DIALECTS)('reservation codes on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('reservation codes on %s', (kind) => {
   // Monday 2026-11-23 10:00 in Madrid.
   let clock = new Date('2026-11-23T09:00:00Z');
   let llm: FakeOpenAi;

@@ -11,7 +11,7 @@ import { plugins } from '../plugins/index.ts';
 import { defaultConfig, type ReservationConfig } from '../plugins/reservations/config.ts';
 import { BOOKING_EVENT, type BookingEvent } from '../plugins/reservations/events.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 /** A restaurant open every day 13:00–23:30 (break 16:30–20:00), hour slots, in Madrid. */
 function restaurant(): ReservationConfig {
@@ -34,7 +34,7 @@ function restaurant(): ReservationConfig {
   };
 }
 
-describe.each(DIALECTS)('reservations the owner can follow on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('reservations the owner can follow on %s', (kind) => {
   // Monday 2026-11-23 10:00 in Madrid.
   let clock = new Date('2026-11-23T09:00:00Z');
   let app: TestApp;

@@ -14,7 +14,7 @@ import type { ChannelAdapter } from '../engine/registry/index.ts';
 import { isTimeZone, timeZones } from '../plugins/reservations/config.ts';
 import { hoursInText, suggestConfig } from '../plugins/reservations/suggest.ts';
 import { createTestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type App, ownerWithBot, until, withInject } from './helpers/owners.ts';
 import { type FakeGraph, hubSignature, messageWebhook, startFakeGraph } from './servers/graph.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
@@ -90,7 +90,7 @@ describe('a first calendar that fits the business', () => {
   });
 });
 
-describe.each(DIALECTS)('setting up and booking on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('setting up and booking on %s', (kind) => {
   // Monday 2026-11-23 10:00 in Madrid.
   const clock = new Date('2026-11-23T09:00:00Z');
   let app: App;

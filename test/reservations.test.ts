@@ -10,7 +10,7 @@ import { defaultConfig, type ReservationConfig } from '../plugins/reservations/c
 import { parseDate, parsePartySize, parseTime } from '../plugins/reservations/parse.ts';
 import { slotsOfDate } from '../plugins/reservations/slots.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type FakeOpenAi, type FakeReply, type RecordedRequest, startFakeOpenAi } from './servers/openai.ts';
 import { type FakeTelegram, startFakeTelegram } from './servers/telegram.ts';
 
@@ -106,7 +106,7 @@ describe('slots in the business’s time zone', () => {
   });
 });
 
-describe.each(DIALECTS)('reservations on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('reservations on %s', (kind) => {
   // Monday 2026-11-23 10:00 in Madrid; the clock moves where a test needs it.
   let clock = new Date('2026-11-23T09:00:00Z');
   let llm: FakeOpenAi;

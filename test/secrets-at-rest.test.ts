@@ -32,7 +32,7 @@ import { hashToken } from '../engine/secrets.ts';
 import { up as hashExistingTokens } from '../migrations/202611251400_hashed_session_tokens.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { bundleLikeNpmStart, charlaEnv, runCharla, serveCharla } from './helpers/charla-process.ts';
-import { DIALECTS, testDataDir } from './helpers/db.ts';
+import { dialectsOf, testDataDir } from './helpers/db.ts';
 
 const PASSWORD = 'contraseña-segura';
 
@@ -51,7 +51,7 @@ function capturedLogger() {
   return { log, text: () => lines.join('') };
 }
 
-describe.each(DIALECTS)('owner sessions and reset links at rest on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('owner sessions and reset links at rest on %s', (kind) => {
   let app: TestApp;
   let base: string;
   const mails: RenderedMail[] = [];

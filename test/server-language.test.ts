@@ -21,7 +21,7 @@ import { localizeError } from '../engine/http/error-language.ts';
 import { PROCESSING_ERROR, VOICE_SEND_ERROR } from '../plugins/audio-effects/api.ts';
 import { NOTHING_TO_SEND } from '../plugins/broadcasts/api.ts';
 import { createTestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { latinWords } from './helpers/latin-words.ts';
 import { multipart } from './helpers/multipart.ts';
 import { type App, ownerWithBot, withInject } from './helpers/owners.ts';
@@ -103,7 +103,7 @@ describe('the server texts catalog', () => {
   });
 });
 
-describe.each(DIALECTS)('owner errors in the dashboard language (%s)', (kind) => {
+describe.each(dialectsOf(import.meta.url))('owner errors in the dashboard language (%s)', (kind) => {
   let app: App;
   let telegram: FakeTelegram;
   let token = '';

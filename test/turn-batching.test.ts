@@ -9,7 +9,7 @@ import { EMPTY_META } from '../engine/conversation/turn/persist.ts';
 import { MicroBatcher } from '../engine/store/micro-batch.ts';
 import { loadConversation, persistTurn, type TurnToStore } from '../engine/store/queries/messages.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 describe('MicroBatcher', () => {
   it('runs the calls of one event-loop turn as one batch, and those made while it runs as the next', async () => {
@@ -67,7 +67,7 @@ describe('MicroBatcher', () => {
   });
 });
 
-describe.each(DIALECTS)('turns stored and read at once on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('turns stored and read at once on %s', (kind) => {
   let app: TestApp;
   let botId: string;
   const turn = (follower: string, n: number, over: Partial<TurnToStore> = {}): TurnToStore => ({

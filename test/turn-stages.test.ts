@@ -22,11 +22,11 @@ import type { InboundMessage, MiddlewareDecision } from '../engine/registry/inde
 import type { StoredTurnMeta } from '../engine/store/database.ts';
 import { insertFile } from '../engine/store/queries/files.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 const log = createLogger({ level: 'silent' });
 
-describe.each(DIALECTS)('the stages of a turn on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the stages of a turn on %s', (kind) => {
   let app: TestApp;
   let botId: string;
   let loaded: LoadedBot;

@@ -10,7 +10,7 @@ import { MAX_STREAMS_PER_ADDRESS } from '../adapters/web/pushed-stream.ts';
 import { endLiveStreams } from '../engine/http/sse.ts';
 import type { Store } from '../engine/store/connect.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS, twoStores } from './helpers/db.ts';
+import { dialectsOf, twoStores } from './helpers/db.ts';
 import { openSseClient, type SseClient } from './helpers/sse-client.ts';
 
 interface Pushed {
@@ -20,7 +20,7 @@ interface Pushed {
   at: string;
 }
 
-describe.each(DIALECTS)('a web visitor’s live stream on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('a web visitor’s live stream on %s', (kind) => {
   let stores: [Store, Store];
   let nodeA: TestApp;
   let nodeB: TestApp;

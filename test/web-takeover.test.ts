@@ -9,14 +9,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 interface Thread {
   messages: Array<{ id: string; text: string; from: string; name: string | null; attachment: unknown }>;
   last: string | null;
 }
 
-describe.each(DIALECTS)('takeover as the web visitor sees it on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('takeover as the web visitor sees it on %s', (kind) => {
   let app: TestApp;
   let owner: { id: string; token: string };
   let botId: string;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderedMail } from '../engine/auth/mail.ts';
 import { defaultConfig, type ReservationConfig } from '../plugins/reservations/config.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 /** Every day 13:00–23:30, hour-long slots; the name is required. */
 function calendar(): ReservationConfig {
@@ -32,7 +32,7 @@ function calendar(): ReservationConfig {
   };
 }
 
-describe.each(DIALECTS)('mails to web visitors on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('mails to web visitors on %s', (kind) => {
   // Monday 2026-11-23 10:00 in Madrid; the clock moves where a test needs it.
   let clock = new Date('2026-11-23T09:00:00Z');
   const mails: RenderedMail[] = [];

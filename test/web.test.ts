@@ -17,12 +17,12 @@ import { seedDemo } from '../cli/seed.ts';
 import { GREETINGS } from '../engine/conversation/texts.ts';
 import { LIMITS } from '../engine/rate-limits.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 
 const DAY = 86_400_000;
 const DASHBOARD_BUILT = existsSync(new URL('../dist/dashboard/index.html', import.meta.url));
 
-describe.each(DIALECTS)('the web channel on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the web channel on %s', (kind) => {
   let app: TestApp;
   let http: Awaited<ReturnType<TestApp['http']>>;
   let key: string;

@@ -12,7 +12,7 @@ import { acquireLease } from '../adapters/whatsapp/queries.ts';
 import { LeaseLost, type WaDb, waDb } from '../adapters/whatsapp/tables.ts';
 import { SecretBox } from '../engine/secrets.ts';
 import type { Store } from '../engine/store/connect.ts';
-import { DIALECTS, testStore } from './helpers/db.ts';
+import { dialectsOf, testStore } from './helpers/db.ts';
 
 const lib = { initAuthCreds, BufferJSON, proto };
 const sealer = new SecretBox('auth-store-test-secret-of-32-characters');
@@ -51,7 +51,7 @@ function everyKeyType() {
   } as const;
 }
 
-describe.each(DIALECTS)('the SQL auth state on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('the SQL auth state on %s', (kind) => {
   let store: Store;
   let db: WaDb;
   const chatbotId = `bot-${randomUUID()}`;

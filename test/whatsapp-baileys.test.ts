@@ -26,7 +26,7 @@ import { MEDIA_RECEIVED } from '../engine/conversation/texts.ts';
 import { ffmpegPath } from '../engine/media.ts';
 import type { ChannelAdapter } from '../engine/registry/index.ts';
 import { createTestApp, fakeLlm } from './helpers/app.ts';
-import { DIALECTS, testStore } from './helpers/db.ts';
+import { dialectsOf, testStore } from './helpers/db.ts';
 import { type App, ownerWithBot, setDays, until, uploadFile, withInject } from './helpers/owners.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
 import { type FakeSocket, FakeWhatsApp } from './servers/whatsapp-web.ts';
@@ -493,74 +493,80 @@ describe('WhatsApp linked devices (fake makeWASocket)', () => {
   });
 });
 
-describe.each(DIALECTS)('one socket per WhatsApp session across processes (%s)', (kind) => {
-  it('never lets two processes hold a session, and a restart resumes it without a QR', async () => {
-    const openai = await startFakeOpenAi();
-    const wa = new FakeWhatsApp(baileys);
-    const store = await testStore(kind);
-    const make = async () =>
-      withInject(
-        await createTestApp(kind, {
-          llm: fakeLlm(openai.baseURL),
-          env: ENV,
-          supervisorIntervalMs: 200,
-          store,
-          adapters: [
-            createWhatsAppAdapter({ loadBaileys: async () => wa.lib }) as unknown as ChannelAdapter<never>,
-          ],
-        }),
-      );
-    const a = await make();
-    const b = await make();
-    try {
-      await a.startChannels();
-      await b.startChannels();
-      const { token: auth, botId } = await ownerWithBot(a, 'dos@example.com', {
-        business_name: 'Dos procesos',
-      });
-      const { open } = await link(a, wa, auth, botId, '34644000444');
-      // Both supervisors keep reconciling: the second process never opens the session.
-      await new Promise((r) => setTimeout(r, 2500));
-      expect(wa.violations).toEqual([]);
-      expect(wa.sockets.filter((s) => s.state === 'open' && s.sessionId === open.sessionId)).toHaveLength(1);
-      const aHolds = Boolean(a.registry.adapters.get('whatsapp')?.connections?.connected().includes(botId));
-      const bHolds = Boolean(b.registry.adapters.get('whatsapp')?.connections?.connected().includes(botId));
-      expect([aHolds, bHolds].filter(Boolean)).toHaveLength(1);
+describe.each(dialectsOf(import.meta.url))(
+  'one socket per WhatsApp session across processes (%s)',
+  (kind) => {
+    it('never lets two processes hold a session, and a restart resumes it without a QR', async () => {
+      const openai = await startFakeOpenAi();
+      const wa = new FakeWhatsApp(baileys);
+      const store = await testStore(kind);
+      const make = async () =>
+        withInject(
+          await createTestApp(kind, {
+            llm: fakeLlm(openai.baseURL),
+            env: ENV,
+            supervisorIntervalMs: 200,
+            store,
+            adapters: [
+              createWhatsAppAdapter({ loadBaileys: async () => wa.lib }) as unknown as ChannelAdapter<never>,
+            ],
+          }),
+        );
+      const a = await make();
+      const b = await make();
+      try {
+        await a.startChannels();
+        await b.startChannels();
+        const { token: auth, botId } = await ownerWithBot(a, 'dos@example.com', {
+          business_name: 'Dos procesos',
+        });
+        const { open } = await link(a, wa, auth, botId, '34644000444');
+        // Both supervisors keep reconciling: the second process never opens the session.
+        await new Promise((r) => setTimeout(r, 2500));
+        expect(wa.violations).toEqual([]);
+        expect(wa.sockets.filter((s) => s.state === 'open' && s.sessionId === open.sessionId)).toHaveLength(
+          1,
+        );
+        const aHolds = Boolean(a.registry.adapters.get('whatsapp')?.connections?.connected().includes(botId));
+        const bHolds = Boolean(b.registry.adapters.get('whatsapp')?.connections?.connected().includes(botId));
+        expect([aHolds, bHolds].filter(Boolean)).toHaveLength(1);
 
-      const [holder, other] = aHolds ? [a, b] : [b, a];
-      // A send asked of the process without the socket (an owner's reply that reached the other
-      // node) is handed to the holder, which sends it (issue 26 §2), instead of "not connected".
-      await other.registry.adapters
-        .get('whatsapp')!
-        .send(botId, '34600000066@s.whatsapp.net', { text: 'Hola desde el otro proceso' });
-      expect(sentTo(wa, '34600000066@s.whatsapp.net').map((m) => m.content.text)).toEqual([
-        'Hola desde el otro proceso',
-      ]);
+        const [holder, other] = aHolds ? [a, b] : [b, a];
+        // A send asked of the process without the socket (an owner's reply that reached the other
+        // node) is handed to the holder, which sends it (issue 26 §2), instead of "not connected".
+        await other.registry.adapters
+          .get('whatsapp')!
+          .send(botId, '34600000066@s.whatsapp.net', { text: 'Hola desde el otro proceso' });
+        expect(sentTo(wa, '34600000066@s.whatsapp.net').map((m) => m.content.text)).toEqual([
+          'Hola desde el otro proceso',
+        ]);
 
-      // The holder stops (a restart): the other process takes the session over, without a QR.
-      const socketsBefore = wa.sockets.length;
-      await holder.close();
-      const resumed = await until(
-        () =>
-          wa.latest((s) => s.state === 'open' && s.sessionId === open.sessionId && s.index > socketsBefore),
-        10_000,
-        'takeover',
-      );
-      expect(resumed.qrShown).toBe(0);
-      expect(wa.violations).toEqual([]);
-      wa.receive(resumed, { jid: '34600000055@s.whatsapp.net' }, { conversation: '¿Seguís ahí?' });
-      const [reply] = await until(
-        () => sentTo(wa, '34600000055@s.whatsapp.net').length > 0 && sentTo(wa, '34600000055@s.whatsapp.net'),
-        10_000,
-        'answer from the other process',
-      );
-      expect(reply!.content.text).toBe('Respuesta: ¿Seguís ahí?');
-      expect((await config(other, auth, botId)).health.state).toBe('connected');
-    } finally {
-      await a.close().catch(() => {});
-      await b.close().catch(() => {});
-      await store.close();
-      await openai.close();
-    }
-  });
-});
+        // The holder stops (a restart): the other process takes the session over, without a QR.
+        const socketsBefore = wa.sockets.length;
+        await holder.close();
+        const resumed = await until(
+          () =>
+            wa.latest((s) => s.state === 'open' && s.sessionId === open.sessionId && s.index > socketsBefore),
+          10_000,
+          'takeover',
+        );
+        expect(resumed.qrShown).toBe(0);
+        expect(wa.violations).toEqual([]);
+        wa.receive(resumed, { jid: '34600000055@s.whatsapp.net' }, { conversation: '¿Seguís ahí?' });
+        const [reply] = await until(
+          () =>
+            sentTo(wa, '34600000055@s.whatsapp.net').length > 0 && sentTo(wa, '34600000055@s.whatsapp.net'),
+          10_000,
+          'answer from the other process',
+        );
+        expect(reply!.content.text).toBe('Respuesta: ¿Seguís ahí?');
+        expect((await config(other, auth, botId)).health.state).toBe('connected');
+      } finally {
+        await a.close().catch(() => {});
+        await b.close().catch(() => {});
+        await store.close();
+        await openai.close();
+      }
+    });
+  },
+);

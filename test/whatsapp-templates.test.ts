@@ -15,7 +15,7 @@ import { createWhatsAppAdapter, type WhatsAppAdapter } from '../adapters/whatsap
 import type { ChannelAdapter } from '../engine/registry/index.ts';
 import { reminderJob } from '../plugins/reservations/reminders.ts';
 import { createTestApp, fakeLlm } from './helpers/app.ts';
-import { DIALECTS } from './helpers/db.ts';
+import { dialectsOf } from './helpers/db.ts';
 import { type App, ownerWithBot, until, withInject } from './helpers/owners.ts';
 import { type FakeGraph, hubSignature, messageWebhook, startFakeGraph } from './servers/graph.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
@@ -23,7 +23,7 @@ import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
 const APP_SECRET = 'meta-app-secret-for-templates';
 const HOUR = 3_600_000;
 
-describe.each(DIALECTS)('WhatsApp message templates on %s', (kind) => {
+describe.each(dialectsOf(import.meta.url))('WhatsApp message templates on %s', (kind) => {
   let graph: FakeGraph;
   let openai: FakeOpenAi;
   let app: App;

@@ -13,11 +13,34 @@ import { createLogger } from '../../engine/logger.ts';
 import { openStore, type Store, type StoreKind } from '../../engine/store/connect.ts';
 import { migrateToLatest } from '../../engine/store/migrate.ts';
 
-/** The dialects this run tests: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+/** The dialects this machine can test: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const DIALECTS: StoreKind[] = [
   'pglite',
   ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : []),
 ];
+
+/**
+ * Test files whose point is what could differ between the dialects (full-text search
+ * configurations, the job queue's locking, the auth tables, concurrent nodes): they run on both
+ * whenever both are here.
+ */
+const ON_BOTH = new Set(['knowledge-retrieval', 'jobs', 'auth', 'conversations-nodes', 'turn-batching']);
+
+/**
+ * The dialects a test file runs on (pass `import.meta.url`): every file runs on PGlite when it is
+ * the only one; with PostgreSQL too, the files in {@link ON_BOTH} run on both and each other file
+ * on one of them, the same one every run (by its name), so about half the scenarios exercise each
+ * dialect and the suite stays within CI's 30 minutes on two cores. `CHARLA_TEST_DIALECTS=all`
+ * runs every file on both (before a release: `npm run test:all`).
+ */
+export function dialectsOf(testFile: string): StoreKind[] {
+  if (DIALECTS.length === 1 || process.env.CHARLA_TEST_DIALECTS === 'all') return DIALECTS;
+  const name = (testFile.split('/').pop() ?? '').replace(/\.test\.tsx?$/, '');
+  if (ON_BOTH.has(name)) return DIALECTS;
+  let hash = 0;
+  for (const c of name) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+  return [DIALECTS[hash % 2]!];
+}
 
 /**
  * A new PGlite data dir holding the migrated database (from the dump: a fresh initdb takes ~10 s),
