@@ -72,7 +72,45 @@ const FORMATS: Record<string, Omit<DetectedFormat, 'mime'>> = {
   'video/x-m4v': { fileType: 'video', ext: 'm4v', aliases: ['mp4'] },
   'video/quicktime': { fileType: 'video', ext: 'mov', aliases: [] },
   'video/webm': { fileType: 'video', ext: 'webm', aliases: [] },
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': {
+    fileType: 'document',
+    ext: 'docx',
+    aliases: [],
+  },
 };
+
+/** Text documents have no magic bytes: these extensions, with bytes that are UTF-8 text (issue 30 §1). */
+const TEXT_EXTENSIONS: Record<string, string> = { txt: 'txt', md: 'md', markdown: 'md' };
+/** The bytes read to tell a text document from a binary one. */
+const TEXT_PROBE_BYTES = 64 * 1024;
+
+/**
+ * Whether the first bytes are UTF-8 text without control characters other than tab, line feed,
+ * carriage return and form feed (a cut multi-byte character at the probe's end is allowed).
+ */
+async function looksLikeText(data: UploadBytes): Promise<boolean> {
+  let head: Uint8Array;
+  if (data instanceof Uint8Array) head = data.subarray(0, TEXT_PROBE_BYTES);
+  else {
+    const chunks: Buffer[] = [];
+    for await (const chunk of createReadStream(data.path, { end: TEXT_PROBE_BYTES - 1 }))
+      chunks.push(chunk as Buffer);
+    head = Buffer.concat(chunks);
+  }
+  if (head.length === 0) return false;
+  const cut = head.length === TEXT_PROBE_BYTES ? head.subarray(0, head.length - 4) : head;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(cut);
+  } catch {
+    return false;
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 12 && c !== 13) || c === 127) return false;
+  }
+  return true;
+}
 
 /**
  * An upload's bytes: in memory (the CLI, the seed, small recordings) or spooled to a file while
@@ -88,12 +126,17 @@ function sizeOf(bytes: UploadBytes): number {
 
 /**
  * Sniffs the format from the bytes (or the spooled file's); null when it is not one of the
- * allowed formats (spec 000 §5).
+ * allowed formats (spec 000 §5). Text documents (.txt, .md) have no signature: a name with their
+ * extension and bytes that are UTF-8 text make one (`text/plain`, which every channel sends).
  */
-export async function detectFormat(data: UploadBytes): Promise<DetectedFormat | null> {
+export async function detectFormat(data: UploadBytes, fileName = ''): Promise<DetectedFormat | null> {
   const found =
     data instanceof Uint8Array ? await fileTypeFromBuffer(data) : await fileTypeFromFile(data.path);
-  if (!found) return null;
+  if (!found) {
+    const ext = TEXT_EXTENSIONS[/\.([^./\\]+)$/.exec(fileName)?.[1]?.toLowerCase() ?? ''];
+    if (!ext || !(await looksLikeText(data))) return null;
+    return { fileType: 'document', mime: 'text/plain', ext, aliases: ext === 'md' ? ['markdown'] : [] };
+  }
   const mime = found.mime.split(';')[0]!.trim();
   const format = FORMATS[mime];
   return format ? { ...format, mime } : null;
@@ -188,7 +231,7 @@ export async function addFile(
   const shownName = upload.originalName || 'archivo';
   if (sizeOf(upload.data) > FILE_LIMITS.maxFileBytes)
     throw new AppError('PAYLOAD_TOO_LARGE', FILE_MESSAGES.tooBig(shownName));
-  const detected = await detectFormat(upload.data);
+  const detected = await detectFormat(upload.data, shownName);
   if (!detected) throw new AppError('UNSUPPORTED_MEDIA_TYPE', unsupportedMessage(shownName));
   const { format, data, video, converted } = await convertForChannels(detected, upload);
   try {

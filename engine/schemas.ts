@@ -160,8 +160,11 @@ export function isSubscriptionPlan(plan: string | null | undefined): plan is Sub
   return (SUBSCRIPTION_PLANS as readonly (string | null | undefined)[]).includes(plan);
 }
 
-/** File kinds a bot can send (spec 000 §3). */
-export const FILE_TYPES = ['image', 'pdf', 'audio', 'video'] as const;
+/**
+ * File kinds a bot can send (spec 000 §3), and `document` (.txt, .md, .docx: issue 30 §1, its text
+ * answers followers; sent as a document, as a PDF is).
+ */
+export const FILE_TYPES = ['image', 'pdf', 'audio', 'video', 'document'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
 /** Allowed upload extensions (spec 000 §5). */
@@ -180,6 +183,9 @@ export const ALLOWED_EXTENSIONS = [
   'mov',
   'm4v',
   'webm',
+  'txt',
+  'md',
+  'docx',
 ] as const;
 
 /** File limits (spec 000 §5 and §9): bytes and counts. */

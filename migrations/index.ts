@@ -26,6 +26,7 @@ import * as publishedBots from './202611291310_published_bots.ts';
 import * as businessCategories from './202611291320_business_categories.ts';
 import * as passagesGin from './202611291330_passages_gin.ts';
 import * as passageEmbeddings from './202611291340_passage_embeddings.ts';
+import * as documentFiles from './202611291400_document_files.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '202611291320_business_categories': businessCategories,
   '202611291330_passages_gin': passagesGin,
   '202611291340_passage_embeddings': passageEmbeddings,
+  '202611291400_document_files': documentFiles,
 };

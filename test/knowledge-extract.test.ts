@@ -18,6 +18,10 @@ const SPEC = readFileSync(new URL('./fixtures/knowledge/shared-mime-info-spec.pd
 const SCANNED = readFileSync(new URL('./fixtures/knowledge/scanned.pdf', import.meta.url));
 const PHOTO = readFileSync(new URL('../assets/demo/local-el-pato-pepe.jpg', import.meta.url));
 const GREETING = readFileSync(new URL('../assets/demo/saludo-el-pato-pepe.ogg', import.meta.url));
+/** A Word document (the minimal parts Word writes: content types, relationships, the body). */
+const DOCX = readFileSync(new URL('./fixtures/knowledge/club-rules.docx', import.meta.url));
+const MENU_MD =
+  '# Pizzas\n\nThe margherita pizza costs nine euros and fifty cents.\n\n# Desserts\n\nThe tiramisu is made in house every morning.\n';
 const DAY = 86_400_000;
 /** A sentence of the spec's page 2. */
 const PAGE2 =
@@ -212,6 +216,53 @@ describe.each(dialectsOf(import.meta.url))('reading the text of files (%s)', (ki
       .where('file_id', '=', fileId)
       .execute();
     expect(pages).toEqual([]);
+  }, 120_000);
+
+  it('reads Markdown and Word documents, answers from them, and refuses binary bytes named .txt (issue 30 §1)', async () => {
+    const md = await upload('menu.md', new TextEncoder().encode(MENU_MD));
+    const docx = await upload('club-rules.docx', DOCX);
+    const rows = await app.store.db
+      .selectFrom('chatbot_files')
+      .select(['file_name', 'file_type', 'mime_type'])
+      .where('id', 'in', [md, docx])
+      .orderBy('file_name')
+      .execute();
+    expect(rows.map((r) => [r.file_type, r.mime_type])).toEqual([
+      ['document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+      ['document', 'text/plain'],
+    ]);
+    const m = await settled(md);
+    expect([m.state, m.pages.length]).toEqual(['ready', 1]);
+    expect((await passages(md)).map((r) => r.heading)).toEqual(['Pizzas', 'Desserts']);
+    const d = await settled(docx);
+    expect(d.state).toBe('ready');
+    expect(d.pages[0]!.text).toContain('Courts can be booked up to seven days in advance.');
+
+    // Offline, a follower's question is answered with the document's sentence and its name.
+    const turn = await app.engine.handleTurn({
+      chatbotId: botId,
+      channel: 'test',
+      follower: { id: 'docs-1' },
+      text: 'How many days in advance can I book a court?',
+      messageId: 'docs-1',
+    });
+    expect(turn.reply).toContain('seven days in advance');
+    expect(turn.reply).toContain('club-rules.docx');
+
+    const form = await multipart(
+      { chatbotId: botId },
+      { field: 'file', name: 'notes.txt', data: new Uint8Array([0, 1, 2, 3, 0x50, 0x4b]) },
+    );
+    const refused = await (await app.http()).inject({
+      method: 'POST',
+      url: '/api/chatbot-files',
+      headers: { ...auth(), 'content-type': form.contentType },
+      payload: form.body,
+    });
+    expect(refused.statusCode).toBe(415);
+    expect(refused.json()).toMatchObject({ error: expect.stringContaining('notes.txt no es un TXT válido') });
+    for (const id of [md, docx])
+      await app.store.db.deleteFrom('chatbot_files').where('id', '=', id).execute();
   }, 120_000);
 
   it('reads files stored before (backfill); a scanned PDF has no text, the owner types it and may read it again; an image is not read; another owner gets 404; the bot’s deletion removes all', async () => {

@@ -163,10 +163,11 @@ function fileNode(a: Attachment, host: string, texts: WidgetTexts, onLoad: () =>
       return img;
     }
     case 'pdf':
+    case 'document':
       return h(
         'a',
         { class: 'file-pdf', href: url, target: '_blank', rel: 'noopener noreferrer' },
-        h('span', { class: 'pdf-icon', 'aria-hidden': 'true' }, 'PDF'),
+        h('span', { class: 'pdf-icon', 'aria-hidden': 'true' }, a.type === 'pdf' ? 'PDF' : 'DOC'),
         h('span', { class: 'fname' }, a.name),
         h('span', { class: 'sr' }, ` (${texts.openFile})`),
       );

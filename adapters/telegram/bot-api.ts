@@ -126,7 +126,7 @@ export function isTokenRejected(err: unknown): boolean {
 export type FileSource = { open: () => AsyncIterable<Uint8Array>; close: () => void } | { url: string };
 
 /**
- * The Bot API method for an attachment (issue 5): images as photos, PDFs as documents, OGG/Opus
+ * The Bot API method for an attachment (issue 5): images as photos, PDFs and documents (.txt, .md, .docx) as documents, OGG/Opus
  * audio as a voice note (what converted uploads are), other audio as audio, videos as videos.
  */
 export function methodFor(
@@ -136,6 +136,7 @@ export function methodFor(
     case 'image':
       return 'sendPhoto';
     case 'pdf':
+    case 'document':
       return 'sendDocument';
     case 'audio':
       return /ogg|opus/i.test(attachment.mime) ? 'sendVoice' : 'sendAudio';

@@ -40,6 +40,7 @@ export const FILE_SENTENCES: PerLang<Record<FileType | 'default', readonly strin
     ],
     audio: ['Escucha este audio. 🎧', 'Te envío un audio. 🔊', 'Aquí tienes el audio. 🎙️'],
     video: ['Mira este vídeo. 🎬', 'Te envío el vídeo. 📹', 'Aquí tienes el vídeo. 🎥'],
+    document: ['Aquí tienes el documento. 📄', 'Te envío el documento con la información. 📑'],
     default: ['Aquí tienes el archivo. 📎', 'Te envío el archivo que pediste. 📎'],
   },
   en: {
@@ -51,6 +52,7 @@ export const FILE_SENTENCES: PerLang<Record<FileType | 'default', readonly strin
     pdf: ['Here is the PDF document. 📄', 'Sending you the PDF with all the details. 📑'],
     audio: ['Listen to this audio. 🎧', 'Here is the audio. 🔊'],
     video: ['Watch this video. 🎬', 'Here is the video. 🎥'],
+    document: ['Here is the document. 📄', 'Sending you the document with the details. 📑'],
     default: ['Here is the file. 📎', 'Sending you the file you asked for. 📎'],
   },
   fr: {
@@ -58,6 +60,7 @@ export const FILE_SENTENCES: PerLang<Record<FileType | 'default', readonly strin
     pdf: ['Voici le document PDF. 📄', 'Je vous envoie le PDF avec tous les détails. 📑'],
     audio: ['Écoutez cet audio. 🎧', 'Voici l’audio. 🔊'],
     video: ['Regardez cette vidéo. 🎬', 'Voici la vidéo. 🎥'],
+    document: ['Voici le document. 📄', 'Je vous envoie le document avec les détails. 📑'],
     default: ['Voici le fichier. 📎'],
   },
   de: {
@@ -65,6 +68,7 @@ export const FILE_SENTENCES: PerLang<Record<FileType | 'default', readonly strin
     pdf: ['Hier ist das PDF-Dokument. 📄', 'Ich schicke dir das PDF mit allen Details. 📑'],
     audio: ['Hör dir diese Audiodatei an. 🎧', 'Hier ist die Audiodatei. 🔊'],
     video: ['Schau dir dieses Video an. 🎬', 'Hier ist das Video. 🎥'],
+    document: ['Hier ist das Dokument. 📄', 'Ich schicke dir das Dokument mit den Details. 📑'],
     default: ['Hier ist die Datei. 📎'],
   },
   it: {
@@ -72,6 +76,7 @@ export const FILE_SENTENCES: PerLang<Record<FileType | 'default', readonly strin
     pdf: ['Ecco il documento PDF. 📄', 'Ti invio il PDF con tutti i dettagli. 📑'],
     audio: ['Ascolta questo audio. 🎧', 'Ecco l’audio. 🔊'],
     video: ['Guarda questo video. 🎬', 'Ecco il video. 🎥'],
+    document: ['Ecco il documento. 📄', 'Ti invio il documento con i dettagli. 📑'],
     default: ['Ecco il file. 📎'],
   },
   ru: {
@@ -79,6 +84,7 @@ export const FILE_SENTENCES: PerLang<Record<FileType | 'default', readonly strin
     pdf: ['Вот PDF-документ. 📄', 'Отправляю PDF со всеми подробностями. 📑'],
     audio: ['Послушайте это аудио. 🎧', 'Вот аудио. 🔊'],
     video: ['Посмотрите это видео. 🎬', 'Вот видео. 🎥'],
+    document: ['Вот документ. 📄', 'Отправляю документ с подробностями. 📑'],
     default: ['Вот файл. 📎'],
   },
   hi: {
@@ -86,6 +92,7 @@ export const FILE_SENTENCES: PerLang<Record<FileType | 'default', readonly strin
     pdf: ['यह रहा PDF दस्तावेज़। 📄', 'मैं आपको पूरी जानकारी वाला PDF भेज रहा हूँ। 📑'],
     audio: ['यह ऑडियो सुनिए। 🎧', 'यह रहा ऑडियो। 🔊'],
     video: ['यह वीडियो देखिए। 🎬', 'यह रहा वीडियो। 🎥'],
+    document: ['यह रहा दस्तावेज़। 📄', 'मैं आपको जानकारी वाला दस्तावेज़ भेज रहा हूँ। 📑'],
     default: ['यह रही फ़ाइल। 📎'],
   },
 };

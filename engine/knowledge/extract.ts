@@ -11,6 +11,10 @@
  *   same engine with 40 MB of browser builds around it; `mupdf` is 14 MB of WebAssembly under the
  *   AGPL. A page with no text items gives ''; a PDF whose pages all give '' has no text layer
  *   (scanned): state `no_text`.
+ * - **Documents** (issue 30 §1 "plain text and Markdown, DOCX if cheap"): .txt and .md as they are
+ *   (UTF-8; Markdown's `#` headings make the passages' headings, ./chunk.ts); .docx through `mammoth`
+ *   1.13 (BSD-2, pure JS, its `extractRawText`: the paragraphs' text, no layout), as page 1; a
+ *   document with no words is `no_text` / `empty`.
  * - **Audio and video**: the transcript of the configured speech-to-text server (the voice plugin's
  *   `CHARLA_STT_BASE_URL` client, reached through the registry's `transcriber()`), as page 1;
  *   without one, `unsupported` / `no_speech_server`.
@@ -38,7 +42,8 @@ export type ReadErrorCode =
   | 'unreadable'
   | 'missing'
   | 'too_many_pages'
-  | 'too_many_chars';
+  | 'too_many_chars'
+  | 'empty';
 
 /**
  * Transcribes a recording (the voice plugin's OpenAI-format `/audio/transcriptions` client).
@@ -112,6 +117,18 @@ export interface ReadFileInput {
 }
 
 /**
+ * The text of a document: a .docx's paragraphs through mammoth, a text file's bytes as UTF-8.
+ * @throws mammoth's error when a .docx is damaged (the job records `failed` / `unreadable`).
+ */
+export async function readDocument(bytes: Buffer, mime: string | null): Promise<string> {
+  if (mime?.includes('officedocument.wordprocessingml')) {
+    const mammoth = await import('mammoth');
+    return (await mammoth.extractRawText({ buffer: bytes })).value;
+  }
+  return new TextDecoder('utf-8').decode(bytes);
+}
+
+/**
  * Reads the text of any bot file (see the module's notes per type).
  * @throws the library's or the server's error when a PDF is unreadable or a transcription failed
  *   (the job records `failed` with a code after its last attempt).
@@ -121,6 +138,13 @@ export async function readFile(input: ReadFileInput): Promise<ReadOutcome> {
     const read = await readPdf(input.bytes, input.onPage, input.signal);
     if (read.pages.every((p) => p.text === '')) return { kind: 'no_text', code: 'scanned' };
     return { kind: 'pages', ...read };
+  }
+  if (input.fileType === 'document') {
+    await input.onPage?.(0, 1);
+    const text = tidyText(await readDocument(input.bytes, input.mime));
+    await input.onPage?.(1, 1);
+    if (!text) return { kind: 'no_text', code: 'empty' };
+    return { kind: 'pages', pages: [{ page: 1, text }], pagesTotal: 1, truncated: false };
   }
   if (input.fileType === 'image') return { kind: 'unsupported', code: 'image_no_ocr' };
   if (!input.transcribe) return { kind: 'unsupported', code: 'no_speech_server' };

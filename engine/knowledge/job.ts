@@ -177,7 +177,8 @@ export function readFileHandler(deps: ReadJobDeps): JobHandler<{ fileId: string 
         'knowledge: could not read a file’s text',
       );
       if (!last) throw err;
-      const code = file.file_type === 'pdf' ? 'unreadable' : 'transcription_failed';
+      const heard = file.file_type === 'audio' || file.file_type === 'video';
+      const code = heard ? 'transcription_failed' : 'unreadable';
       await clearWithState(deps.db, { ...base, state: 'failed', errorCode: code });
     } finally {
       await notify(true).catch(() => {});

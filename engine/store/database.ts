@@ -170,7 +170,7 @@ export interface ChatbotFilesTable {
   user_id: string;
   chatbot_id: string;
   file_name: string;
-  file_type: 'image' | 'pdf' | 'audio' | 'video';
+  file_type: 'image' | 'pdf' | 'audio' | 'video' | 'document';
   file_purpose: string | null;
   /** Storage key `{userId}/{timestamp}_{name}` or an http(s) address. */
   file_url: string;

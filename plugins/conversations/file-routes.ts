@@ -83,7 +83,7 @@ export function fileRoutes(
           if (Boolean(fileKey) === Boolean(upload)) throw new AppError('BAD_REQUEST', texts.oneFile);
           let message: OutboundMessage;
           if (upload) {
-            const format = await detectFormat(upload.data);
+            const format = await detectFormat(upload.data, upload.name);
             if (!format)
               throw new AppError('UNSUPPORTED_MEDIA_TYPE', texts.badFormat(upload.name || 'archivo'));
             // A channel that cannot push gets nothing stored: the delivery answers its 409 at once.

@@ -163,7 +163,7 @@ export async function listFollowers(
         coalesce(s.status, 'open') as status,
         -- A file alone (the owner's voice note to a web visitor) shows as its kind.
         coalesce(nullif(m.text, ''), case m.meta->'attachment'->>'type' when 'audio' then '🎤'
-          when 'image' then '🖼️' when 'video' then '🎬' when 'pdf' then '📄' else '' end) as last_text, m.sender as last_from, c.last_at, c.last_id,
+          when 'image' then '🖼️' when 'video' then '🎬' when 'pdf' then '📄' when 'document' then '📄' else '' end) as last_text, m.sender as last_from, c.last_at, c.last_id,
         (select count(*) from conversation_messages u
           where u.chatbot_id = ${chatbotId} and u.channel = c.channel and u.user_id = c.user_id and u.sender = 'user'
             and u.id > coalesce(s.last_read_id, 0))::int as unread,

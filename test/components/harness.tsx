@@ -217,6 +217,7 @@ const MIME: Record<FileType, string> = {
   pdf: 'application/pdf',
   audio: 'audio/ogg',
   video: 'video/webm',
+  document: 'text/plain',
 };
 
 let nextId = 1;

@@ -203,6 +203,7 @@ export class CloudTransport implements WaTransport {
       case 'video':
         return this.post(chatId, { type: 'video', video: { id, ...caption } });
       case 'pdf':
+      case 'document':
         return this.post(chatId, {
           type: 'document',
           document: { id, filename: attachment.name, ...caption },

@@ -47,6 +47,7 @@ function useStateLabel(status: TextStatus | undefined): string | null {
       : t('knowledge.state.tooManyPages', { done, total: total ?? done });
   const known = [
     'scanned',
+    'empty',
     'silent',
     'image_no_ocr',
     'no_speech_server',

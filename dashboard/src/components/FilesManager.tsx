@@ -242,14 +242,14 @@ function FileItem({ file, onEdit, onDelete }: { file: BotFile; onEdit: () => voi
         {file.file_type === 'image' ? (
           <img src={file.publicUrl} alt={file.file_name} className="h-20 w-28 rounded-lg object-cover" />
         ) : null}
-        {file.file_type === 'pdf' ? (
+        {file.file_type === 'pdf' || file.file_type === 'document' ? (
           <a
             href={file.publicUrl}
             target="_blank"
             rel="noopener"
             className="flex h-20 w-28 items-center justify-center rounded-lg bg-red-50 text-sm font-bold text-red-700"
           >
-            {t('files.types.pdf')}
+            {t(`files.types.${file.file_type}`)}
           </a>
         ) : null}
         {file.file_type === 'audio' ? (

@@ -24,7 +24,13 @@ export interface DynamicItem {
   error?: boolean;
 }
 
-export const ICONS: Record<FileType, string> = { image: '🖼️', pdf: '📄', audio: '🎧', video: '🎬' };
+export const ICONS: Record<FileType, string> = {
+  image: '🖼️',
+  pdf: '📄',
+  audio: '🎧',
+  video: '🎬',
+  document: '📄',
+};
 
 /**
  * How a library file is named (issue 10 §7): the first sentence of its context text, or its name

@@ -301,7 +301,7 @@ function Bubble({ message }: { message: ChatMessage }) {
   return (
     <ChatBubble message={message}>
       {a?.type === 'image' ? <img src={a.url} alt={a.name} className="max-h-48 rounded-lg" /> : null}
-      {a?.type === 'pdf' ? (
+      {a?.type === 'pdf' || a?.type === 'document' ? (
         <a
           href={a.url}
           target="_blank"

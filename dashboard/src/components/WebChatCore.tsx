@@ -248,6 +248,19 @@ export function FileView({ file, compact = false, t }: { file: ShownFile; compac
           </a>
         </div>
       );
+    case 'document':
+      return (
+        <a
+          href={file.url}
+          target="_blank"
+          rel="noopener"
+          className="flex items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2 font-medium text-brand-800 hover:bg-brand-50"
+        >
+          <span aria-hidden="true">📄</span>
+          <span className="min-w-0 flex-1 truncate">{file.name}</span>
+          <span className="sr-only">{t('chat.openFile')}</span>
+        </a>
+      );
     case 'audio':
       return (
         <MediaPlayer kind="audio" src={file.url} label={file.name} className={compact ? 'w-56' : 'w-full'} />

@@ -11,7 +11,7 @@ export interface BotFile {
   /** The bot it belongs to. */
   chatbot_id: string;
   file_name: string;
-  file_type: 'image' | 'pdf' | 'audio' | 'video';
+  file_type: 'image' | 'pdf' | 'audio' | 'video' | 'document';
   keyword: string;
   context: string;
   publicUrl: string;
