@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../cli/seed.ts';
-import { FILE_SENTENCES } from '../engine/conversation/texts.ts';
+import { FILE_SENTENCES } from '../engine/conversation/file-sentences.ts';
 import { addFile } from '../engine/files.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { dialectsOf } from './helpers/db.ts';

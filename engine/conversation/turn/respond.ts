@@ -23,11 +23,12 @@ import type { ArchivosBlock, Attachment, ContenedorEmpatico, HistoryItem, LangCo
 import { publicFileUrl } from '../../storage/index.ts';
 import type { Database } from '../../store/database.ts';
 import type { LoadedBot } from '../cache.ts';
+import { fileSentence } from '../file-sentences.ts';
 import { readFollower } from '../language.ts';
 import type { LlmClient } from '../llm.ts';
 import { offlineReply } from '../offline.ts';
 import { buildMessages, buildSystemPrompt } from '../prompt.ts';
-import { FAILURE_TEXTS, fileSentence, listOffer, MEDIA_NAMES, MEDIA_RECEIVED } from '../texts.ts';
+import { FAILURE_TEXTS, listOffer, MEDIA_NAMES, MEDIA_RECEIVED } from '../texts.ts';
 import type { BotParts } from './bot-parts.ts';
 import type { MatchOutcome } from './match.ts';
 import type { MiddlewareOutcome } from './middleware.ts';
