@@ -158,11 +158,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) || !DASHBOARD_BUILT)('the owner’s f
     // A file of another format is refused before any upload.
     await page.getByRole('button', { name: '📎 Adjuntar' }).click();
     await page.getByLabel('Subir un archivo nuevo').setInputFiles({
-      name: 'notas.txt',
-      mimeType: 'text/plain',
-      buffer: Buffer.from('hola'),
+      name: 'hoja.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from('PK hoja'),
     });
-    await page.getByText('El formato del archivo notas.txt no está permitido').waitFor();
+    await page.getByText('El formato del archivo hoja.xlsx no está permitido').waitFor();
 
     // A PDF from the device, without text.
     await page.getByLabel('Subir un archivo nuevo').setInputFiles({

@@ -279,8 +279,8 @@ describe('FilesManager: the list', () => {
 describe('FilesManager: client checks before uploading', () => {
   it('refuses a format that is not allowed', async () => {
     const { user } = await renderManager({ applyAccept: false });
-    await user.upload(chooser(), pick('notas.txt'));
-    expect(await toast('El formato del archivo notas.txt no está permitido.')).toBeTruthy();
+    await user.upload(chooser(), pick('hoja.xlsx'));
+    expect(await toast('El formato del archivo hoja.xlsx no está permitido.')).toBeTruthy();
     expect(FakeXhr.made).toHaveLength(0);
     expect(screen.queryByTestId('uploading')).toBeNull();
   });

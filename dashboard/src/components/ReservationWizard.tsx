@@ -162,7 +162,9 @@ export function ReservationWizard({
       width="max-w-2xl"
       onClose={onClose}
     >
-      {stored.isPending ? (
+      {/* Until the calendar is filled (the saved one, or the description's hours): an edit made on the
+          defaults would be replaced by the suggestion arriving a moment later. */}
+      {stored.isPending || (!filled && !stored.isError) ? (
         <p className="text-sm text-slate-600">{t('reservations.loading')}</p>
       ) : step === 1 ? (
         <div className="space-y-5">
