@@ -251,7 +251,9 @@ export function registerData(program: Command): void {
   const files = program.command('files').description('add, list and remove a bot’s files');
   files
     .command('add <botId> <path>')
-    .description('attach a file (pdf, image, audio, video; 10 MB, 10 files and 100 MB a bot)')
+    .description(
+      'attach a file (pdf, image, audio, video, or a .txt, .md or .docx document; 10 MB, 10 files and 100 MB a bot)',
+    )
     .requiredOption(
       '--keyword <keywords>',
       'keywords separated by commas or spaces (each word is one keyword), e.g. "menu,carta"',
