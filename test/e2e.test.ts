@@ -231,6 +231,30 @@ describe('charla as a process', () => {
     }
   });
 
+  it('reads a Word document uploaded to the bundled server (mammoth is CommonJS in an ESM bundle)', async () => {
+    const form = new FormData();
+    form.append('chatbotId', botId);
+    const docx = readFileSync(new URL('./fixtures/knowledge/club-rules.docx', import.meta.url));
+    form.append('file', new Blob([docx]), 'club-rules.docx');
+    const auth = { authorization: `Bearer ${token}` };
+    const res = await fetch(`${server!.url}/api/chatbot-files`, {
+      method: 'POST',
+      headers: auth,
+      body: form,
+    });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const read = async () =>
+      (await (await fetch(`${server!.url}/api/chatbot-files/${id}/text`, { headers: auth })).json()) as {
+        state: string;
+        pages: Array<{ text: string }>;
+      };
+    await expect.poll(async () => (await read()).state, { timeout: 30_000 }).toBe('ready');
+    expect((await read()).pages[0]?.text).toContain('Courts can be booked up to seven days in advance.');
+    const gone = await fetch(`${server!.url}/api/chatbot-files/${id}`, { method: 'DELETE', headers: auth });
+    expect(gone.status).toBe(204);
+  });
+
   it('routes `charla chat` through the running server instead of opening its database', () => {
     const res = charla(['chat', botId, '--message', 'foto', '--json'], dataDir);
     expect(res.code, res.stderr).toBe(0);

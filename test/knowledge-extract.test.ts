@@ -248,6 +248,7 @@ describe.each(dialectsOf(import.meta.url))('reading the text of files (%s)', (ki
     });
     expect(turn.reply).toContain('seven days in advance');
     expect(turn.reply).toContain('club-rules.docx');
+    expect(turn.reply).not.toContain('p. 1'); // a document has no pages to cite
 
     const form = await multipart(
       { chatbotId: botId },

@@ -122,7 +122,12 @@ export interface ReadFileInput {
  */
 export async function readDocument(bytes: Buffer, mime: string | null): Promise<string> {
   if (mime?.includes('officedocument.wordprocessingml')) {
-    const mammoth = await import('mammoth');
+    // A CommonJS module: its functions are on `default` in the bundle (dist/charla.mjs), on the
+    // namespace under tsx and vitest.
+    const loaded = await import('mammoth');
+    const mammoth = (
+      'extractRawText' in loaded ? loaded : (loaded as { default: typeof loaded }).default
+    ) as typeof loaded;
     return (await mammoth.extractRawText({ buffer: bytes })).value;
   }
   return new TextDecoder('utf-8').decode(bytes);

@@ -206,12 +206,15 @@ export async function retrievePassages(db: Kysely<Database>, query: RetrieveQuer
   );
 }
 
-/** A row of the search as a {@link FoundPassage}. */
+/**
+ * A row of the search as a {@link FoundPassage}. Only a PDF has pages to cite: a document or a
+ * transcript is read as one page, cited by its name alone ("Según alergenos.md: …").
+ */
 const foundOf = (r: Row): FoundPassage => ({
   id: String(r.id),
   fileId: r.file_id,
   fileName: r.file_name,
-  page: r.page,
+  page: /\.pdf$/i.test(r.file_name) ? r.page : null,
   heading: r.heading,
   text: r.text,
   score: Number(r.score),
