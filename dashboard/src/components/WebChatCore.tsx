@@ -17,7 +17,7 @@
  *   restores their thread from the server (`restoreThread`).
  */
 import type { TFunction } from 'i18next';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { Attachment, FileRef, FileType, HistoryItem } from '../../../engine/schemas.ts';
 import { readEvents } from '../lib/sse.ts';
 import {
@@ -210,6 +210,22 @@ export interface ShownFile {
   name: string;
 }
 
+/** A file opened in a new tab (a PDF below its preview, a document alone): its name and `action`. */
+function FileLink({ file, action }: { file: ShownFile; action: ReactNode }) {
+  return (
+    <a
+      href={file.url}
+      target="_blank"
+      rel="noopener"
+      className="flex items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2 font-medium text-brand-800 hover:bg-brand-50"
+    >
+      <span aria-hidden="true">📄</span>
+      <span className="min-w-0 flex-1 truncate">{file.name}</span>
+      {action}
+    </a>
+  );
+}
+
 /**
  * A file shown in a chat (`compact`) or in the IALanding's content area: the image (at most 600 px
  * high, spec 001 §9), the PDF (embedded on wide screens, always with a link to open it), or the audio
@@ -236,31 +252,14 @@ export function FileView({ file, compact = false, t }: { file: ShownFile; compac
               className="hidden h-[70vh] max-h-[600px] w-full rounded-xl border border-slate-200 min-[700px]:block"
             />
           )}
-          <a
-            href={file.url}
-            target="_blank"
-            rel="noopener"
-            className="flex items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2 font-medium text-brand-800 hover:bg-brand-50"
-          >
-            <span aria-hidden="true">📄</span>
-            <span className="min-w-0 flex-1 truncate">{file.name}</span>
-            <span className="shrink-0 text-xs text-slate-600">{t('landing.openPdf')}</span>
-          </a>
+          <FileLink
+            file={file}
+            action={<span className="shrink-0 text-xs text-slate-600">{t('landing.openPdf')}</span>}
+          />
         </div>
       );
     case 'document':
-      return (
-        <a
-          href={file.url}
-          target="_blank"
-          rel="noopener"
-          className="flex items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2 font-medium text-brand-800 hover:bg-brand-50"
-        >
-          <span aria-hidden="true">📄</span>
-          <span className="min-w-0 flex-1 truncate">{file.name}</span>
-          <span className="sr-only">{t('chat.openFile')}</span>
-        </a>
-      );
+      return <FileLink file={file} action={<span className="sr-only">{t('chat.openFile')}</span>} />;
     case 'audio':
       return (
         <MediaPlayer kind="audio" src={file.url} label={file.name} className={compact ? 'w-56' : 'w-full'} />
