@@ -85,6 +85,8 @@ export interface RetrieveQuery {
  */
 const ONE_PASS_ROWS = 400;
 
+/** Candidates, best by BM25, that the tie-break re-sorts (see {@link search}). */
+const TIE_BREAK_DEPTH = 20;
 /** Passages returned by default. */
 export const DEFAULT_K = 4;
 /** Follower messages of the history that make the second query. */
@@ -98,6 +100,16 @@ function pairsOf(terms: readonly string[]): string {
   for (let i = 0; i < terms.length; i++)
     for (let j = i + 1; j < terms.length; j++) pairs.push(`(${quote(terms[i]!)} & ${quote(terms[j]!)})`);
   return pairs.join(' | ');
+}
+
+/** Passages holding at least three of the terms: `('a' & 'b' & 'c') | …`. */
+function triplesOf(terms: readonly string[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < terms.length; i++)
+    for (let j = i + 1; j < terms.length; j++)
+      for (let k = j + 1; k < terms.length; k++)
+        out.push(`(${quote(terms[i]!)} & ${quote(terms[j]!)} & ${quote(terms[k]!)})`);
+  return out.join(' | ');
 }
 
 /** One row of {@link search}. */
@@ -138,15 +150,22 @@ async function search(
       ? sql`(${sql.join(
           paired.map((l) => sql`(p.tsv @@ ${quote(l)}::tsquery)::int`),
           sql` + `,
-        )}) >= 2 DESC,`
-      : sql``;
+        )}) >= 2`
+      : null;
+  // BM25 orders every candidate; the tie-break (cover density, ten times lighter and the costliest
+  // part per row) only re-sorts the best TIE_BREAK_DEPTH, where it can change the top k.
   const { rows } = await sql<Row>`
     SELECT p.id, p.file_id, f.file_name, p.page, p.heading, p.text,
-      ((${held}) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * length(p.text) / ${avgChars}::float8))
-        + 0.1 * ts_rank_cd(p.tsv, ${terms.map((t) => quote(t.lexeme)).join(' | ')}::tsquery, 1))::float8 AS score
-    FROM chatbot_file_passages p JOIN chatbot_files f ON f.id = p.file_id
-    WHERE p.chatbot_id = ${chatbotId} AND p.tsv @@ ${filter}::tsquery
-    ORDER BY ${tier} score DESC, p.id
+      (p.bm25 + 0.1 * ts_rank_cd(p.tsv, ${terms.map((t) => quote(t.lexeme)).join(' | ')}::tsquery, 1))::float8 AS score
+    FROM (
+      SELECT p.id, p.file_id, p.page, p.heading, p.text, p.tsv, ${tier ? sql`${tier} AS tier,` : sql``}
+        ((${held}) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * length(p.text) / ${avgChars}::float8)))::float8 AS bm25
+      FROM chatbot_file_passages p
+      WHERE p.chatbot_id = ${chatbotId} AND p.tsv @@ ${filter}::tsquery
+      ORDER BY ${tier ? sql`tier DESC,` : sql``} bm25 DESC, p.id
+      LIMIT ${Math.max(k, TIE_BREAK_DEPTH)}
+    ) p JOIN chatbot_files f ON f.id = p.file_id
+    ORDER BY ${tier ? sql`p.tier DESC,` : sql``} score DESC, p.id
     LIMIT ${k}`.execute(db);
   return rows;
 }
@@ -190,10 +209,15 @@ export async function retrievePassages(db: Kysely<Database>, query: RetrieveQuer
     // Few rows hold any term: one statement, those holding two of the message's terms first.
     rows = await search(db, query.chatbotId, depth, all, phrases, anyOf, index.avgChars, lexemes);
   else if (terms.length > 1) {
-    rows = await search(db, query.chatbotId, depth, all, phrases, pairsOf(lexemes), index.avgChars);
-    if (rows.length < depth) {
+    // Every message term common (each in MAX_DF passages or more, weighing little and alike): pairs
+    // would be thousands of candidates, so the passages holding three come first (classic
+    // coordination order, which BM25 gives anyway when the weights are this close).
+    const common = terms.length > 2 && terms.every((t) => (index.df.get(t.lexeme) ?? MAX_DF) >= MAX_DF);
+    const filters = [...(common ? [triplesOf(lexemes)] : []), pairsOf(lexemes), anyOf];
+    for (const filter of filters) {
+      if (rows.length >= depth) break;
       const seen = new Set(rows.map((r) => String(r.id)));
-      const more = await search(db, query.chatbotId, depth, all, phrases, anyOf, index.avgChars);
+      const more = await search(db, query.chatbotId, depth, all, phrases, filter, index.avgChars);
       rows.push(...more.filter((r) => !seen.has(String(r.id))).slice(0, depth - rows.length));
     }
   }
