@@ -21,7 +21,7 @@ import { requireOwner } from '../engine/http/auth.ts';
 import { buildServer } from '../engine/http/server.ts';
 import { JobQueue, jobsSchemaOf } from '../engine/jobs/index.ts';
 import { createEmbedder } from '../engine/knowledge/embeddings.ts';
-import { backfillReading, registerKnowledgeJobs } from '../engine/knowledge/job.ts';
+import { backfillKnowledge, registerKnowledgeJobs } from '../engine/knowledge/job.ts';
 import type { Logger } from '../engine/logger.ts';
 import { removeStaleWorkDirs } from '../engine/media.ts';
 import { createMetrics } from '../engine/metrics.ts';
@@ -333,7 +333,9 @@ export async function createApp(config: CharlaConfig, options: CreateAppOptions)
           inbox.startRecovery();
         }
         await supervisor.start();
-        await startJobs(jobs, registry, log).then(() => void backfillReading({ db: store.db, jobs, log }));
+        await startJobs(jobs, registry, log).then(
+          () => void backfillKnowledge({ db: store.db, jobs, log, embedder }),
+        );
       },
       async http() {
         server ??= await buildServer({

@@ -8,6 +8,7 @@
  * the embeddings server down the turn answers from text search, without an error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backfillEmbeddings } from '../engine/knowledge/job.ts';
 import { retrievePassages } from '../engine/knowledge/retrieve.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { dialectsOf } from './helpers/db.ts';
@@ -176,5 +177,27 @@ describe.each(dialectsOf(import.meta.url))('hybrid retrieval with embeddings (%s
       .poll(() => emb.embeddingInputs.slice(before).flat(), { timeout: 30_000, interval: 100 })
       .toEqual([expect.stringContaining('once euros')]);
     await expect.poll(counts, { timeout: 30_000, interval: 100 }).toMatchObject({ passages: 1, embedded: 1 });
+  });
+
+  it('embeds at start the passages indexed before the embeddings server was set (or for a new model)', async () => {
+    // As if the files had been read before CHARLA_EMBEDDINGS_BASE_URL was set: no vector at all.
+    await app.store.db
+      .deleteFrom('chatbot_file_passage_embeddings')
+      .where('chatbot_id', '=', botId)
+      .execute();
+    expect(await counts()).toMatchObject({ embedded: 0 });
+    const queued = await backfillEmbeddings({
+      db: app.store.db,
+      jobs: app.jobs,
+      log: app.log,
+      model: 'fake-bow',
+    });
+    expect(queued).toBe(1);
+    const { passages } = await counts();
+    await expect.poll(counts, { timeout: 30_000, interval: 100 }).toMatchObject({ embedded: passages });
+    // Nothing left to embed: nothing queued.
+    expect(
+      await backfillEmbeddings({ db: app.store.db, jobs: app.jobs, log: app.log, model: 'fake-bow' }),
+    ).toBe(0);
   });
 });

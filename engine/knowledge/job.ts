@@ -220,6 +220,56 @@ export async function queueEmbedding(
 }
 
 /**
+ * Backfill of embeddings (issue 30 §2): when an embeddings server is configured (or its model
+ * changed), queues the embedding of every file that has passages without a vector of `model` —
+ * files indexed before the server was set keep working by text until then. Called once per node
+ * start after the queue starts; the job key `embed:<fileId>:<model>` makes a second node's pass a
+ * no-op, and the job embeds only what is still missing. Never throws (logged; the next start tries
+ * again).
+ * @returns how many files were queued.
+ */
+export async function backfillEmbeddings(deps: {
+  db: Kysely<Database>;
+  jobs: Pick<JobQueue, 'send'>;
+  log: Pick<Logger, 'warn' | 'info'>;
+  model: string;
+}): Promise<number> {
+  if (!embedding.has(deps.jobs)) return 0;
+  try {
+    const files = await deps.db
+      .selectFrom('chatbot_file_passages as p')
+      .leftJoin('chatbot_file_passage_embeddings as e', (j) =>
+        j.onRef('e.passage_id', '=', 'p.id').on('e.model', '=', deps.model),
+      )
+      .select('p.file_id')
+      .distinct()
+      .where('e.passage_id', 'is', null)
+      .execute();
+    for (const f of files)
+      await deps.jobs.send(embedFileJob, { fileId: f.file_id }, { key: `embed:${f.file_id}:${deps.model}` });
+    if (files.length > 0) deps.log.info({ files: files.length }, 'knowledge: queued the embedding of files');
+    return files.length;
+  } catch (err) {
+    deps.log.warn({ err }, 'knowledge: could not queue the embedding of files');
+    return 0;
+  }
+}
+
+/**
+ * What a node's start queues in the background (cli/app.ts, not awaited): the reading of unread
+ * files, then, with an embeddings server, the embedding of passages without a vector. Never throws.
+ */
+export async function backfillKnowledge(deps: {
+  db: Kysely<Database>;
+  jobs: Pick<JobQueue, 'send'>;
+  log: Pick<Logger, 'warn' | 'info'>;
+  embedder: Embedder | null;
+}): Promise<void> {
+  await backfillReading(deps);
+  if (deps.embedder) await backfillEmbeddings({ ...deps, model: deps.embedder.model });
+}
+
+/**
  * Registers the knowledge jobs on `jobs` (cli/app.ts): the reading (issue 30 §1) and, when `embedder`
  * is set, the embedding of passages (§2).
  */
