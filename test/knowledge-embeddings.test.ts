@@ -13,9 +13,8 @@ import { retrievePassages } from '../engine/knowledge/retrieve.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
+import { ownerWithBot, withInject } from './helpers/owners.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
-
-const DAY = 86_400_000;
 
 /** A one-page PDF with `lines` of text (Helvetica, WinAnsi: Spanish letters are one byte each). */
 function pdfOf(lines: readonly string[]): Buffer {
@@ -101,26 +100,13 @@ describe.each(dialectsOf(import.meta.url))('hybrid retrieval with embeddings (%s
       llm: fakeLlm(llm.baseURL),
       env: { CHARLA_EMBEDDINGS_BASE_URL: emb.baseURL, CHARLA_EMBEDDINGS_MODEL: 'fake-bow' },
     });
-    const owner = await app.owner(`embeddings-${kind}@example.com`);
-    token = owner.token;
-    const expires = new Date(Date.now() + 30 * DAY);
-    await app.store.db
-      .insertInto('user_profiles')
-      .values({ user_id: owner.id, plan: 'free', expires_at: expires })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ expires_at: expires }))
-      .execute();
-    const res = await (await app.http()).inject({
-      method: 'POST',
-      url: '/api/save-chatbot',
-      headers: auth(),
-      payload: {
-        business_name: 'Pizzería Pepe',
-        idioma: 'Español',
-        business_description: 'Pizzas al horno.',
-      },
+    const owner = await ownerWithBot(await withInject(app), `embeddings-${kind}@example.com`, {
+      business_name: 'Pizzería Pepe',
+      idioma: 'Español',
+      business_description: 'Pizzas al horno.',
     });
-    expect(res.statusCode, res.body).toBe(200);
-    botId = (res.json() as { id: string }).id;
+    token = owner.token;
+    botId = owner.botId;
     await app.startChannels(); // starts the job worker
   }, 120_000);
   afterAll(async () => {

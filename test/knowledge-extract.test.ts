@@ -12,6 +12,7 @@ import { chunkPages } from '../engine/knowledge/chunk.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { dialectsOf } from './helpers/db.ts';
 import { multipart } from './helpers/multipart.ts';
+import { ownerWithBot, withInject } from './helpers/owners.ts';
 import { type SpeechServers, startSpeechServers } from './servers/speech.ts';
 
 const SPEC = readFileSync(new URL('./fixtures/knowledge/shared-mime-info-spec.pdf', import.meta.url));
@@ -22,7 +23,6 @@ const GREETING = readFileSync(new URL('../assets/demo/saludo-el-pato-pepe.ogg', 
 const DOCX = readFileSync(new URL('./fixtures/knowledge/club-rules.docx', import.meta.url));
 const MENU_MD =
   '# Pizzas\n\nThe margherita pizza costs nine euros and fifty cents.\n\n# Desserts\n\nThe tiramisu is made in house every morning.\n';
-const DAY = 86_400_000;
 /** A sentence of the spec's page 2. */
 const PAGE2 =
   'it was clear that the differences between the databases were simply a result of them being separate';
@@ -78,25 +78,13 @@ describe.each(dialectsOf(import.meta.url))('reading the text of files (%s)', (ki
     speech = await startSpeechServers(GREETING);
     speech.transcript = 'Opening hours are from nine to five, Monday to Friday.';
     app = await createTestApp(kind, { llm: null, env: { CHARLA_STT_BASE_URL: speech.openaiBase } });
-    owner = await app.owner(`knowledge-${kind}@example.com`);
-    const expires = new Date(Date.now() + 30 * DAY);
-    await app.store.db
-      .insertInto('user_profiles')
-      .values({ user_id: owner.id, plan: 'free', expires_at: expires })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ expires_at: expires }))
-      .execute();
-    const res = await (await app.http()).inject({
-      method: 'POST',
-      url: '/api/save-chatbot',
-      headers: auth(),
-      payload: {
-        business_name: 'Mime Docs',
-        idioma: 'English',
-        business_description: 'Docs about MIME types.',
-      },
+    const made = await ownerWithBot(await withInject(app), `knowledge-${kind}@example.com`, {
+      business_name: 'Mime Docs',
+      idioma: 'English',
+      business_description: 'Docs about MIME types.',
     });
-    expect(res.statusCode, res.body).toBe(200);
-    botId = (res.json() as { id: string }).id;
+    owner = made;
+    botId = made.botId;
     // A file stored before reading existed: no reading state; the node's start queues it (backfill).
     const key = `${owner.id}/1_carta-escaneada.pdf`;
     await app.storage.put(key, SCANNED);
