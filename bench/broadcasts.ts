@@ -21,7 +21,7 @@ import { createLogger } from '../engine/logger.ts';
 import { findOwnerByEmail } from '../engine/store/queries/owners.ts';
 import { startFakeTelegram } from '../test/servers/telegram.ts';
 import { freshPostgresDb } from './procs.ts';
-import { mark, table } from './report.ts';
+import { mark, runAlone, table } from './report.ts';
 import { LABEL, STORES, type StoreName } from './settings.ts';
 
 const FOLLOWERS = Number(process.env.BENCH_BROADCAST_FOLLOWERS ?? 600);
@@ -154,15 +154,4 @@ export async function broadcastsBench(): Promise<{ text: string; summaries: stri
   return { text, summaries, failed };
 }
 
-if (process.env.BENCH_ONLY === 'broadcasts') {
-  let code = 1;
-  try {
-    const { text, summaries, failed } = await broadcastsBench();
-    process.stdout.write(text);
-    if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
-    code = failed ? 1 : 0;
-  } catch (err) {
-    process.stdout.write(`\nBroadcasts: FAILED — ${(err as Error).stack ?? err}\n`);
-  }
-  process.exit(code);
-}
+if (process.env.BENCH_ONLY === 'broadcasts') await runAlone('Broadcasts', broadcastsBench);

@@ -20,7 +20,7 @@ import { loadConfig } from '../engine/config.ts';
 import { createLogger } from '../engine/logger.ts';
 import { findOwnerByEmail } from '../engine/store/queries/owners.ts';
 import { freshPostgresDb } from './procs.ts';
-import { fmtMs, mark, table } from './report.ts';
+import { fmtMs, mark, runAlone, table } from './report.ts';
 import { LABEL, STORES, type StoreName } from './settings.ts';
 
 const MESSAGES = Number(process.env.BENCH_LIVE_MESSAGES ?? 200);
@@ -152,15 +152,4 @@ export async function conversationsBench(): Promise<{ text: string; summaries: s
   return { text, summaries, failed };
 }
 
-if (process.env.BENCH_ONLY === 'conversations') {
-  let code = 1;
-  try {
-    const { text, summaries, failed } = await conversationsBench();
-    process.stdout.write(text);
-    if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
-    code = failed ? 1 : 0;
-  } catch (err) {
-    process.stdout.write(`\nConversations: FAILED — ${(err as Error).stack ?? err}\n`);
-  }
-  process.exit(code);
-}
+if (process.env.BENCH_ONLY === 'conversations') await runAlone('Conversations', conversationsBench);

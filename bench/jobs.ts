@@ -19,7 +19,7 @@ import { defineJob, JobQueue } from '../engine/jobs/index.ts';
 import { createLogger } from '../engine/logger.ts';
 import { openStore, type Store } from '../engine/store/connect.ts';
 import { freshPostgresDb } from './procs.ts';
-import { fmtMs, mark, table } from './report.ts';
+import { fmtMs, mark, runAlone, table } from './report.ts';
 import { LABEL, STORES, type StoreName } from './settings.ts';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 1000);
@@ -135,15 +135,4 @@ export async function jobsBench(): Promise<{ text: string; summaries: string[]; 
   return { text, summaries, failed };
 }
 
-if (process.env.BENCH_ONLY === 'jobs') {
-  let code = 1;
-  try {
-    const { text, summaries, failed } = await jobsBench();
-    process.stdout.write(text);
-    if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
-    code = failed ? 1 : 0;
-  } catch (err) {
-    process.stdout.write(`\nScheduled jobs: FAILED — ${(err as Error).stack ?? err}\n`);
-  }
-  process.exit(code);
-}
+if (process.env.BENCH_ONLY === 'jobs') await runAlone('Scheduled jobs', jobsBench);

@@ -40,7 +40,7 @@ import {
   questions,
 } from './knowledge-corpus.ts';
 import { freshPostgresDb } from './procs.ts';
-import { fmtMs, mark, table } from './report.ts';
+import { fmtMs, mark, runAlone, table } from './report.ts';
 import { LABEL, STORES, type StoreName } from './settings.ts';
 
 const PASSAGES = Number(process.env.BENCH_KNOWLEDGE_PASSAGES ?? 10_000);
@@ -264,15 +264,4 @@ export async function knowledgeBench(): Promise<{ text: string; summaries: strin
   return { text, summaries, failed };
 }
 
-if (process.env.BENCH_ONLY === 'knowledge') {
-  let code = 1;
-  try {
-    const { text, summaries, failed } = await knowledgeBench();
-    process.stdout.write(text);
-    if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
-    code = failed ? 1 : 0;
-  } catch (err) {
-    process.stdout.write(`\nFiles' knowledge: FAILED — ${(err as Error).stack ?? err}\n`);
-  }
-  process.exit(code);
-}
+if (process.env.BENCH_ONLY === 'knowledge') await runAlone("Files' knowledge", knowledgeBench);

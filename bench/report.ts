@@ -108,3 +108,27 @@ export function report(store: StoreName, charla: Measured, floor: Measured, repl
   ];
   return `\n${LABEL[store]} — reply ${replyBytes} bytes, ${SECONDS} s per measurement\n${goalNote}${table(rows)}\n${notes.join('\n')}\n`;
 }
+
+/** What a bench section gives back: its printed text, its summary lines, and whether a goal failed. */
+export interface SectionResult {
+  text: string;
+  summaries?: string[];
+  failed: boolean;
+}
+
+/**
+ * Runs one section alone, as `BENCH_ONLY=<name> npm run bench` does: prints its text and summary,
+ * then exits 0 when it passed, 1 when a goal failed or it threw (the error printed under `title`).
+ */
+export async function runAlone(title: string, section: () => Promise<SectionResult>): Promise<never> {
+  let code = 1;
+  try {
+    const { text, summaries = [], failed } = await section();
+    process.stdout.write(text);
+    if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
+    code = failed ? 1 : 0;
+  } catch (err) {
+    process.stdout.write(`\n${title}: FAILED — ${(err as Error).stack ?? err}\n`);
+  }
+  process.exit(code);
+}

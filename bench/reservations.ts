@@ -30,7 +30,7 @@ import { reservationsDb } from '../plugins/reservations/queries.ts';
 import { reminderJob } from '../plugins/reservations/reminders.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../test/servers/openai.ts';
 import { freshPostgresDb } from './procs.ts';
-import { fmtMs, fmtRate, mark, table } from './report.ts';
+import { fmtMs, fmtRate, mark, runAlone, table } from './report.ts';
 import { LABEL, STORES, type StoreName } from './settings.ts';
 
 const TURN_SECONDS = Number(process.env.BENCH_SECONDS ?? 10) / 2;
@@ -254,15 +254,4 @@ export async function reservationsBench(): Promise<{ text: string; summaries: st
   return { text, summaries, failed };
 }
 
-if (process.env.BENCH_ONLY === 'reservations') {
-  let code = 1;
-  try {
-    const { text, summaries, failed } = await reservationsBench();
-    process.stdout.write(text);
-    if (summaries.length) process.stdout.write(`\nSummary\n${summaries.map((s) => `  ${s}`).join('\n')}\n`);
-    code = failed ? 1 : 0;
-  } catch (err) {
-    process.stdout.write(`\nReservations: FAILED — ${(err as Error).stack ?? err}\n`);
-  }
-  process.exit(code);
-}
+if (process.env.BENCH_ONLY === 'reservations') await runAlone('Reservations', reservationsBench);

@@ -16,8 +16,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeOpenAi, startFakeOpenAi } from '../test/servers/openai.ts';
-import { freePort, spawnNode, waitHealthy } from './procs.ts';
-import { fmtMs, mark, table } from './report.ts';
+import { freePort, spawnNode, stopAll, waitHealthy } from './procs.ts';
+import { fmtMs, mark, runAlone, table } from './report.ts';
+import { charlaEnv } from './settings.ts';
 
 const MESSAGES = Number(process.env.BENCH_WEB_MESSAGES ?? 200);
 const WARMUP_MESSAGES = 20;
@@ -73,7 +74,8 @@ export async function webBench(): Promise<{ text: string; summaries: string[]; f
         };
       },
     });
-    const env = { CHARLA_DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'warn', OPENAI_BASE_URL: fake.baseURL };
+    // The bench's charla environment: its 220 messages come from one address, so no per-visitor limits.
+    const env = charlaEnv(dir, fake.baseURL);
     const seed = spawnNode('charla seed', ['bin/charla.js', 'seed', '--demo'], env);
     await new Promise<void>((resolve, reject) =>
       seed.proc.on('exit', (code) =>
@@ -126,19 +128,12 @@ export async function webBench(): Promise<{ text: string; summaries: string[]; f
       failed: false,
     };
   } finally {
+    // A failed run leaves `charla serve` writing in `dir`: stopped first, or removing it fails
+    // (ENOTEMPTY) and hides the run's own error.
+    await stopAll();
     await fake?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.env.BENCH_ONLY === 'web') {
-  let code = 1;
-  try {
-    const { text, failed } = await webBench();
-    process.stdout.write(text);
-    code = failed ? 1 : 0;
-  } catch (err) {
-    process.stdout.write(`\nWeb channel: FAILED — ${(err as Error).stack ?? err}\n`);
-  }
-  process.exit(code);
-}
+if (process.env.BENCH_ONLY === 'web') await runAlone('Web channel', webBench);
