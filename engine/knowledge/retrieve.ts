@@ -117,6 +117,7 @@ interface Row {
   id: string | number;
   file_id: string;
   file_name: string;
+  file_type: string;
   page: number | null;
   heading: string;
   text: string;
@@ -155,7 +156,7 @@ async function search(
   // BM25 orders every candidate; the tie-break (cover density, ten times lighter and the costliest
   // part per row) only re-sorts the best TIE_BREAK_DEPTH, where it can change the top k.
   const { rows } = await sql<Row>`
-    SELECT p.id, p.file_id, f.file_name, p.page, p.heading, p.text,
+    SELECT p.id, p.file_id, f.file_name, f.file_type, p.page, p.heading, p.text,
       (p.bm25 + 0.1 * ts_rank_cd(p.tsv, ${terms.map((t) => quote(t.lexeme)).join(' | ')}::tsquery, 1))::float8 AS score
     FROM (
       SELECT p.id, p.file_id, p.page, p.heading, p.text, p.tsv, ${tier ? sql`${tier} AS tier,` : sql``}
@@ -238,7 +239,7 @@ const foundOf = (r: Row): FoundPassage => ({
   id: String(r.id),
   fileId: r.file_id,
   fileName: r.file_name,
-  page: /\.pdf$/i.test(r.file_name) ? r.page : null,
+  page: r.file_type === 'pdf' ? r.page : null,
   heading: r.heading,
   text: r.text,
   score: Number(r.score),
@@ -249,7 +250,16 @@ async function passagesOf(db: Kysely<Database>, ids: string[]): Promise<FoundPas
   const rows = await db
     .selectFrom('chatbot_file_passages as p')
     .innerJoin('chatbot_files as f', 'f.id', 'p.file_id')
-    .select(['p.id', 'p.file_id', 'f.file_name', 'p.page', 'p.heading', 'p.text', sql<number>`0`.as('score')])
+    .select([
+      'p.id',
+      'p.file_id',
+      'f.file_name',
+      'f.file_type',
+      'p.page',
+      'p.heading',
+      'p.text',
+      sql<number>`0`.as('score'),
+    ])
     .where('p.id', 'in', ids)
     .execute();
   return rows.map(foundOf);
