@@ -27,6 +27,8 @@ import * as businessCategories from './202611291320_business_categories.ts';
 import * as passagesGin from './202611291330_passages_gin.ts';
 import * as passageEmbeddings from './202611291340_passage_embeddings.ts';
 import * as documentFiles from './202611291400_document_files.ts';
+import * as passageChars from './202611301000_passage_chars.ts';
+import * as passagesBotGin from './202611301010_passages_bot_gin.ts';
 
 export const migrations: Record<string, Migration> = {
   '202611211200_initial': initial,
@@ -53,4 +55,6 @@ export const migrations: Record<string, Migration> = {
   '202611291330_passages_gin': passagesGin,
   '202611291340_passage_embeddings': passageEmbeddings,
   '202611291400_document_files': documentFiles,
+  '202611301000_passage_chars': passageChars,
+  '202611301010_passages_bot_gin': passagesBotGin,
 };

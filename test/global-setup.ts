@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PGliteDialect } from 'kysely';
 import pg from 'pg';
@@ -28,7 +29,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'charla-test-'));
-  const pglite = new PGlite({ extensions: { btree_gist } });
+  const pglite = new PGlite({ extensions: { btree_gist, btree_gin } });
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   await migrateToLatest(db);
   // The registered plugins' tables too, so each test app starts with nothing left to migrate.

@@ -8,23 +8,26 @@
  *   vectors always agree), word by word through a process-wide cache (a stem depends only on the
  *   word and the configuration), each weighted by its IDF among the bot's passages: a small bot's
  *   whole vocabulary is read with its index (`ts_stat`), a large bot's frequencies are counted with
- *   the GIN index (at most {@link MAX_DF} rows a term) and kept with it. Warm, a turn runs one
- *   statement: the search.
+ *   the index (exactly, up to {@link MAX_DF} rows a term); both are kept while the bot's passages do
+ *   not change. Warm, a turn runs one statement: the search.
  * - Candidates: when the terms' rows are few, every passage holding any of them, those holding two
  *   of the message's terms first; else first the passages holding two (`(a & b) | (a & c) | …`,
  *   few rows even at 10,000 passages) and those holding any only when fewer than k: a question
- *   rarely shares every word with its answer.
- * - Rank: BM25 with each term counted once (the weights of the terms a passage holds, plus
- *   {@link PHRASE_WEIGHT} of a pair's weight for each pair of neighbouring message terms it holds at
- *   the same distance, `'monthli' <-> 'plan'`; normalised by its length), `ts_rank_cd` as a
- *   tie-break. The phrases only score candidates: the GIN filter is unchanged.
+ *   rarely shares every word with its answer. The bot and the terms are one GIN index
+ *   (migrations/202611301010_passages_bot_gin.ts), so the planner never scans a bot's passages.
+ * - Rank: BM25 with each term counted once (the weights of the terms a passage holds, normalised by
+ *   its stored length), then, for the best {@link RESORT_DEPTH}, the phrases they hold ({@link
+ *   PHRASE_WEIGHT} of a pair's weight for each pair of neighbouring message terms held at the same
+ *   distance, `'monthli' <-> 'plan'`) and `ts_rank_cd` as a tie-break. When the terms' rows are
+ *   many (common words at a large bot), only the best {@link PREFILTER_DEPTH} by `ts_rank` are
+ *   scored.
  * - The recent history's terms are a lighter second query (weighted by {@link HISTORY_WEIGHT}), so
  *   a follow-up such as "¿y sin gluten?" still finds the dish talked about.
  * - A bot without passages costs no query per turn: whether it has any is asked once per loaded bot
  *   (the BotCache's object, replaced whenever the bot or its files change in any process or expire),
  *   and never for a bot without files.
- * Nothing is cached that another node would need: the index (with its frequencies) only saves
- * queries and expires with the BotCache entry (5 s at most, at once on a change notified by NOTIFY).
+ * Nothing is cached that another node would need: the index's frequencies only save queries, and
+ *   are read again when the bot's passages change (./terms.ts `passagesIndex`).
  */
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from '../logger.ts';
@@ -32,6 +35,7 @@ import type { HistoryItem } from '../schemas.ts';
 import type { Database } from '../store/database.ts';
 import type { Embedder } from './embeddings.ts';
 import {
+  COMMON_DF,
   HISTORY_WEIGHT,
   MAX_DF,
   type PassagesIndex,
@@ -84,9 +88,16 @@ export interface RetrieveQuery {
  * holding any only when they are fewer than asked for.
  */
 const ONE_PASS_ROWS = 400;
+/**
+ * Above this many term occurrences among the bot's passages (the sum of the terms' document
+ * frequencies), a search scores only the best {@link PREFILTER_DEPTH} candidates by `ts_rank`.
+ */
+const PREFILTER_READS = 2_000;
+/** Candidates a prefiltered search scores. */
+const PREFILTER_DEPTH = 250;
 
-/** Candidates, best by BM25, that the tie-break re-sorts (see {@link search}). */
-const TIE_BREAK_DEPTH = 20;
+/** Candidates, best by BM25, that the phrases and the tie-break re-sort (see {@link search}). */
+const RESORT_DEPTH = 30;
 /** Passages returned by default. */
 export const DEFAULT_K = 4;
 /** Follower messages of the history that make the second query. */
@@ -124,28 +135,43 @@ interface Row {
   score: number;
 }
 
+/** What {@link search} ranks. */
+interface SearchQuery {
+  /** The terms (the message's and the history's), weighted. */
+  terms: readonly Term[];
+  phrases: readonly Phrase[];
+  /** The candidates: a tsquery text of lexemes. */
+  filter: string;
+  /** The bot's passages' average length, characters. */
+  avgChars: number;
+  /** The message's terms: passages holding two of them come first. */
+  paired?: readonly string[];
+  /** Many candidates: only the best {@link PREFILTER_DEPTH} by `ts_rank` are scored. */
+  prefilter?: boolean;
+}
+
 /**
- * The passages of a bot matching `filter` (a tsquery text of lexemes), best first by BM25 with each
- * term counted once (the sum of the weights of the terms a passage holds, normalised by its length
- * against the average, k1 = 1.2, b = 0.75), then `ts_rank_cd` of the terms as a tie-break. With
- * `paired` (the message's terms), passages holding two of them come first.
+ * The passages of a bot matching `filter` (a tsquery text of lexemes), best first, in two stages:
+ * 1. every candidate by BM25 with each term counted once: the sum of the weights of the terms it
+ *    holds times its length norm `2.2 / (1 + 1.2 · (0.25 + 0.75 · chars / avgChars))` (k1 = 1.2,
+ *    b = 0.75; `chars` is a stored column, so the text is not read), the best {@link RESORT_DEPTH};
+ * 2. those re-sorted with the phrases they hold added to the sum, and `ts_rank_cd` of the terms
+ *    (cover density, a tenth) as a tie-break. Both cost several times more per row than a term,
+ *    and only change the order near the top.
+ * With `paired` (the message's terms), passages holding two of them come first in both. With
+ * `prefilter`, the candidates are first cut to the {@link PREFILTER_DEPTH} best by `ts_rank` of
+ * the terms (one call a row: how many of them a passage holds, and how often), as scoring every
+ * one of thousands costs a term test per term per row.
  */
-async function search(
-  db: Kysely<Database>,
-  chatbotId: string,
-  k: number,
-  terms: readonly Term[],
-  phrases: readonly Phrase[],
-  filter: string,
-  avgChars: number,
-  paired: readonly string[] = [],
-): Promise<Row[]> {
-  const held = sql.join(
-    [...terms.map((t) => ({ query: quote(t.lexeme), weight: t.weight })), ...phrases].map(
-      (t) => sql`${t.weight}::float8 * (p.tsv @@ ${t.query}::tsquery)::int`,
-    ),
-    sql` + `,
-  );
+async function search(db: Kysely<Database>, chatbotId: string, k: number, q: SearchQuery): Promise<Row[]> {
+  const { terms, phrases, filter, avgChars, paired = [], prefilter = false } = q;
+  const sum = (parts: ReadonlyArray<{ query: string; weight: number }>) =>
+    sql.join(
+      parts.map((t) => sql`${t.weight}::float8 * (p.tsv @@ ${t.query}::tsquery)::int`),
+      sql` + `,
+    );
+  const held = sum(terms.map((t) => ({ query: quote(t.lexeme), weight: t.weight })));
+  const anyTerm = terms.map((t) => quote(t.lexeme)).join(' | ');
   const tier =
     paired.length > 1
       ? sql`(${sql.join(
@@ -153,18 +179,22 @@ async function search(
           sql` + `,
         )}) >= 2`
       : null;
-  // BM25 orders every candidate; the tie-break (cover density, ten times lighter and the costliest
-  // part per row) only re-sorts the best TIE_BREAK_DEPTH, where it can change the top k.
   const { rows } = await sql<Row>`
     SELECT p.id, p.file_id, f.file_name, f.file_type, p.page, p.heading, p.text,
-      (p.bm25 + 0.1 * ts_rank_cd(p.tsv, ${terms.map((t) => quote(t.lexeme)).join(' | ')}::tsquery, 1))::float8 AS score
+      (p.bm25 + ${phrases.length ? sql`(${sum(phrases)}) * p.norm +` : sql``}
+        0.1 * ts_rank_cd(p.tsv, ${anyTerm}::tsquery, 1))::float8 AS score
     FROM (
-      SELECT p.id, p.file_id, p.page, p.heading, p.text, p.tsv, ${tier ? sql`${tier} AS tier,` : sql``}
-        ((${held}) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * length(p.text) / ${avgChars}::float8)))::float8 AS bm25
-      FROM chatbot_file_passages p
-      WHERE p.chatbot_id = ${chatbotId} AND p.tsv @@ ${filter}::tsquery
-      ORDER BY ${tier ? sql`tier DESC,` : sql``} bm25 DESC, p.id
-      LIMIT ${Math.max(k, TIE_BREAK_DEPTH)}
+      SELECT p.id, p.file_id, p.page, p.heading, p.text, p.tsv, p.norm, ${tier ? sql`p.tier,` : sql``}
+        ((${held}) * p.norm)::float8 AS bm25
+      FROM (
+        SELECT p.*, ${tier ? sql`${tier} AS tier,` : sql``}
+          (2.2 / (1 + 1.2 * (0.25 + 0.75 * p.chars / ${avgChars}::float8)))::float8 AS norm
+        FROM chatbot_file_passages p
+        WHERE p.chatbot_id = ${chatbotId} AND p.tsv @@ ${filter}::tsquery
+        ${prefilter ? sql`ORDER BY ts_rank(p.tsv, ${anyTerm}::tsquery) DESC, p.id LIMIT ${PREFILTER_DEPTH}` : sql``}
+      ) p
+      ORDER BY ${tier ? sql`p.tier DESC,` : sql``} bm25 DESC, p.id
+      LIMIT ${Math.max(k, RESORT_DEPTH)}
     ) p JOIN chatbot_files f ON f.id = p.file_id
     ORDER BY ${tier ? sql`p.tier DESC,` : sql``} score DESC, p.id
     LIMIT ${k}`.execute(db);
@@ -205,20 +235,21 @@ export async function retrievePassages(db: Kysely<Database>, query: RetrieveQuer
   const lexemes = terms.map((t) => t.lexeme);
   const anyOf = all.map((t) => quote(t.lexeme)).join(' | ');
   const reads = all.reduce((n, t) => n + (index.df.get(t.lexeme) ?? MAX_DF), 0);
+  const ranked = { terms: all, phrases, avgChars: index.avgChars, prefilter: reads > PREFILTER_READS };
   let rows: Row[] = [];
   if (terms.length > 0 && (terms.length === 1 || reads <= ONE_PASS_ROWS))
     // Few rows hold any term: one statement, those holding two of the message's terms first.
-    rows = await search(db, query.chatbotId, depth, all, phrases, anyOf, index.avgChars, lexemes);
+    rows = await search(db, query.chatbotId, depth, { ...ranked, filter: anyOf, paired: lexemes });
   else if (terms.length > 1) {
-    // Every message term common (each in MAX_DF passages or more, weighing little and alike): pairs
+    // Every message term common (each in COMMON_DF passages or more, weighing little and alike): pairs
     // would be thousands of candidates, so the passages holding three come first (classic
     // coordination order, which BM25 gives anyway when the weights are this close).
-    const common = terms.length > 2 && terms.every((t) => (index.df.get(t.lexeme) ?? MAX_DF) >= MAX_DF);
+    const common = terms.length > 2 && terms.every((t) => (index.df.get(t.lexeme) ?? MAX_DF) >= COMMON_DF);
     const filters = [...(common ? [triplesOf(lexemes)] : []), pairsOf(lexemes), anyOf];
     for (const filter of filters) {
       if (rows.length >= depth) break;
       const seen = new Set(rows.map((r) => String(r.id)));
-      const more = await search(db, query.chatbotId, depth, all, phrases, filter, index.avgChars);
+      const more = await search(db, query.chatbotId, depth, { ...ranked, filter });
       rows.push(...more.filter((r) => !seen.has(String(r.id))).slice(0, depth - rows.length));
     }
   }

@@ -218,11 +218,16 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     };
   }
   const { PGlite, types } = await import('@electric-sql/pglite');
-  // btree_gist: the reservations plugin's exclusion constraint (no double booking) needs it; PGlite
-  // ships it as a contrib extension, loaded here and created by that plugin's migration.
-  const { btree_gist } = await import('@electric-sql/pglite/contrib/btree_gist');
+  // btree_gist: the reservations plugin's exclusion constraint (no double booking) needs it;
+  // btree_gin: the files' passages are indexed by bot and text in one GIN
+  // (migrations/202611301010_passages_bot_gin.ts). PGlite ships both as contrib extensions, loaded
+  // here and created by the migrations.
+  const [{ btree_gist }, { btree_gin }] = await Promise.all([
+    import('@electric-sql/pglite/contrib/btree_gist'),
+    import('@electric-sql/pglite/contrib/btree_gin'),
+  ]);
   const parsers = { [types.INT8]: (v: string) => Number(v) };
-  const extensions = { btree_gist };
+  const extensions = { btree_gist, btree_gin };
   let pglite: InstanceType<typeof PGlite>;
   let unlock = () => {};
   if (options.memory || !options.dataDir) {

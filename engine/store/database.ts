@@ -2,7 +2,7 @@
  * Kysely table types: the one description of Charla's tables in TypeScript. Column names are the
  * spec's (000 §3, 001 §3); the migrations in migrations/ create exactly these.
  */
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from 'kysely';
 
 /** A timestamptz column with a default: read as Date, optional on insert. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -333,6 +333,8 @@ export interface ChatbotFilePassagesTable {
   position: number;
   heading: Generated<string>;
   text: string;
+  /** `length(text)`, generated (BM25's length normalisation reads it instead of the text). */
+  chars: GeneratedAlways<number>;
   /** The PostgreSQL text search configuration the vector was built with (`spanish`, `simple`, …). */
   lang_config: string;
   /** `to_tsvector(lang_config, heading || text)`; written in SQL, never read as a value. */
