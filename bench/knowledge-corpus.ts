@@ -33,6 +33,14 @@ export interface Question {
   also?: string[];
 }
 
+/**
+ * The business a document belongs to: the bench's small bots hold one business's files each, as an
+ * owner's bot does (the product's two spec documents are one; every other document is its own: a
+ * clinic's leaflet, a club's rules, a pool's regulation). The big bots hold every document of their
+ * language among the filler.
+ */
+export const businessOf = (doc: string) => (doc.startsWith('spec-') ? 'spec' : doc.replace(/\.[a-z.]+$/, ''));
+
 /** True when a text holds the question's answer (or one of its restatements). */
 export function holdsAnswer(text: string, q: Question): boolean {
   const have = squash(text);

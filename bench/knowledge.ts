@@ -31,12 +31,14 @@ import { openStore, type Store } from '../engine/store/connect.ts';
 import { migrateToLatest } from '../engine/store/migrate.ts';
 import {
   addFile,
+  businessOf,
   CONFIGS,
   chunkDocument,
   createBotWithFile,
   documentText,
   holdsAnswer,
   insertPassages,
+  type Question,
   questions,
 } from './knowledge-corpus.ts';
 import { freshPostgresDb } from './procs.ts';
@@ -92,27 +94,38 @@ async function measure(store: Store): Promise<Figures> {
   const db = store.db;
   await migrateToLatest(db);
   const qs = questions();
-  const bots = new Map<'es' | 'en', { small: string; big: string }>();
+  const bots = new Map<'es' | 'en', { big: string }>();
+  /** The small bots: one per business (./knowledge-corpus.ts `businessOf`), as owners have them. */
+  const small = new Map<string, { botId: string; ownerId: string }>();
   const indexes = new Map<string, PassagesIndex>();
   for (const lang of ['es', 'en'] as const) {
     const config = CONFIGS[lang];
+    const idioma = lang === 'es' ? 'Español' : 'English';
     const docs = [...new Set(qs.filter((q) => q.lang === lang).map((q) => q.doc))];
-    const small = await createBotWithFile(db, {
-      email: `k-${lang}@bench.example.com`,
-      idioma: lang === 'es' ? 'Español' : 'English',
-      fileName: docs[0]!,
-    });
     const big = await createBotWithFile(db, {
       email: `k-${lang}-big@bench.example.com`,
-      idioma: lang === 'es' ? 'Español' : 'English',
+      idioma,
       fileName: docs[0]!,
     });
     const all: Chunk[] = [];
     for (const [i, doc] of docs.entries()) {
       const chunks = chunkDocument(documentText(doc));
       all.push(...chunks);
-      const fileId = i === 0 ? small.fileId : await addFile(db, small.ownerId, small.botId, doc);
-      await insertPassages(db, { botId: small.botId, fileId, config }, chunks);
+      const business = businessOf(doc);
+      let bot = small.get(business);
+      let fileId: string;
+      if (bot) fileId = await addFile(db, bot.ownerId, bot.botId, doc);
+      else {
+        const made = await createBotWithFile(db, {
+          email: `k-${business}@bench.example.com`,
+          idioma,
+          fileName: doc,
+        });
+        bot = { botId: made.botId, ownerId: made.ownerId };
+        small.set(business, bot);
+        fileId = made.fileId;
+      }
+      await insertPassages(db, { botId: bot.botId, fileId, config }, chunks);
       const bigFile = i === 0 ? big.fileId : await addFile(db, big.ownerId, big.botId, doc);
       await insertPassages(db, { botId: big.botId, fileId: bigFile, config }, chunks);
     }
@@ -121,20 +134,21 @@ async function measure(store: Store): Promise<Figures> {
       { botId: big.botId, fileId: big.fileId, config },
       filler(all, Math.max(0, PASSAGES - all.length), lang === 'es' ? 1 : 2),
     );
-    bots.set(lang, { small: small.botId, big: big.botId });
-    for (const id of [small.botId, big.botId]) indexes.set(id, (await passagesIndex(db, id))!);
+    bots.set(lang, { big: big.botId });
   }
+  for (const id of [...[...small.values()].map((b) => b.botId), ...[...bots.values()].map((b) => b.big)])
+    indexes.set(id, (await passagesIndex(db, id))!);
   await sql`ANALYZE chatbot_file_passages`.execute(db);
   const embedder = createEmbedder(loadConfig(process.env).embeddings);
-  const hybrid = embedder ? await measureHybrid(db, embedder, qs, bots, indexes) : null;
+  const smallOf = (q: Question) => small.get(businessOf(q.doc))!.botId;
+  const hybrid = embedder ? await measureHybrid(db, embedder, qs, { bots, smallOf }, indexes) : null;
 
   let found = 0;
   let answered = 0;
   const misses: string[] = [];
   for (const q of qs) {
-    const bot = bots.get(q.lang)!;
-    const index = indexes.get(bot.small)!;
-    const top = await retrievePassages(db, { chatbotId: bot.small, message: q.q, k: 3, index });
+    const chatbotId = smallOf(q);
+    const top = await retrievePassages(db, { chatbotId, message: q.q, k: 3, index: indexes.get(chatbotId)! });
     if (top.some((p) => holdsAnswer(p.text, q))) found++;
     else misses.push(`recall: ${q.q}`);
     const reply = answerFromPassages(q.q, top, q.lang);
@@ -185,8 +199,8 @@ async function measure(store: Store): Promise<Figures> {
 async function measureHybrid(
   db: Store['db'],
   embedder: Embedder,
-  qs: ReturnType<typeof questions>,
-  bots: Map<string, { small: string; big: string }>,
+  qs: Question[],
+  { bots, smallOf }: { bots: Map<string, { big: string }>; smallOf: (q: Question) => string },
   indexes: Map<string, PassagesIndex>,
 ): Promise<{ recall: number; p95: number }> {
   const files = await db.selectFrom('chatbot_file_passages').select('file_id').distinct().execute();
@@ -194,8 +208,7 @@ async function measureHybrid(
   let found = 0;
   const times: number[] = [];
   for (const [round, q] of [...qs, ...qs].entries()) {
-    const bot = bots.get(q.lang)!;
-    const chatbotId = round < qs.length ? bot.small : bot.big;
+    const chatbotId = round < qs.length ? smallOf(q) : bots.get(q.lang)!.big;
     const started = performance.now();
     const query = { chatbotId, message: q.q, k: 3, index: indexes.get(chatbotId)!, embedder, embedded: true };
     const top = await retrievePassages(db, query);

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkDocument, createBotWithFile, documentText, insertPassages } from '../bench/knowledge-corpus.ts';
 import { ConversationEngine } from '../engine/conversation/engine.ts';
+import { retrievePassages } from '../engine/knowledge/retrieve.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { dialectsOf } from './helpers/db.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
@@ -90,5 +91,33 @@ describe.each(dialectsOf(import.meta.url))('answers from the bot’s files on %s
     const reply = await ask(offline, without, QUESTION);
     expect(reply.reply).not.toContain(FILE);
     expect(reply.passages).toBeUndefined();
+  });
+
+  it('answers "¿cuánto cuesta…?" with the passage that gives the price, and a count with the one that counts', async () => {
+    const db = app.store.db;
+    const menu = await createBotWithFile(db, {
+      email: 'carta@example.com',
+      idioma: 'Español',
+      fileName: 'carta.pdf',
+    });
+    const PRICE = 'Menú del día: 14,50 € de lunes a viernes.';
+    const COUNT = 'El salón admite 40 comensales sentados.';
+    const passages = [
+      'El menú del día incluye primero, segundo, postre, pan y bebida; el menú del día cambia cada semana según el mercado.',
+      `Precios con IVA incluido. ${PRICE} Los sábados, domingos y festivos se sirve la carta completa y el menú degustación.`,
+      'El salón principal es luminoso y tranquilo, el salón tiene vistas al jardín y se reserva para comidas de empresa.',
+      `Celebraciones y grupos grandes, con reserva previa por teléfono: ${COUNT} Para más de quince, menú cerrado.`,
+    ];
+    await insertPassages(
+      db,
+      { botId: menu.botId, fileId: menu.fileId, config: 'spanish' },
+      passages.map((text, i) => ({ page: 1, position: i, heading: '', text })),
+    );
+    const best = async (message: string) =>
+      (await retrievePassages(db, { chatbotId: menu.botId, message, k: 1 }))[0]?.text;
+    // Both passages hold the dish; only one says what it costs (a price, the `price` concept).
+    expect(await best('¿Cuánto cuesta el menú del día?')).toContain(PRICE);
+    // Both hold the room; only one gives a number (the `quantity` concept).
+    expect(await best('¿Cuántas personas caben en el salón?')).toContain(COUNT);
   });
 });

@@ -49,6 +49,11 @@ export function langConfig(lang: LangCode): string {
   return LANG_CONFIGS[lang] ?? 'simple';
 }
 
+/** The language whose configuration {@link langConfig} gives `config` (`simple` is Hindi's). */
+export function langOfConfig(config: string): LangCode | undefined {
+  return (Object.keys(LANG_CONFIGS) as LangCode[]).find((l) => LANG_CONFIGS[l] === config);
+}
+
 /** What {@link indexPages} writes for one file. */
 export interface IndexInput {
   fileId: string;

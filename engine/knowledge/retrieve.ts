@@ -31,9 +31,11 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from '../logger.ts';
-import type { HistoryItem } from '../schemas.ts';
+import { conceptsOf } from '../ranking/index.ts';
+import type { HistoryItem, LangCode } from '../schemas.ts';
 import type { Database } from '../store/database.ts';
 import type { Embedder } from './embeddings.ts';
+import { langOfConfig } from './index.ts';
 import {
   COMMON_DF,
   HISTORY_WEIGHT,
@@ -95,6 +97,8 @@ const ONE_PASS_ROWS = 400;
 const PREFILTER_READS = 2_000;
 /** Candidates a prefiltered search scores. */
 const PREFILTER_DEPTH = 250;
+/** Share of the terms' mean weight a passage gains for each concept of the message it speaks of. */
+export const CONCEPT_WEIGHT = 0.5;
 
 /** Candidates, best by BM25, that the phrases and the tie-break re-sort (see {@link search}). */
 const RESORT_DEPTH = 30;
@@ -133,6 +137,8 @@ interface Row {
   heading: string;
   text: string;
   score: number;
+  /** Whether it holds two of the message's terms (searches with `paired` only). */
+  tier?: boolean;
 }
 
 /** What {@link search} ranks. */
@@ -148,6 +154,10 @@ interface SearchQuery {
   paired?: readonly string[];
   /** Many candidates: only the best {@link PREFILTER_DEPTH} by `ts_rank` are scored. */
   prefilter?: boolean;
+  /** The message's concepts (engine/ranking `conceptsOf`): the best are re-sorted by them. */
+  concepts?: readonly string[];
+  /** The bot's language, with `concepts`. */
+  lang?: LangCode;
 }
 
 /**
@@ -180,7 +190,7 @@ async function search(db: Kysely<Database>, chatbotId: string, k: number, q: Sea
         )}) >= 2`
       : null;
   const { rows } = await sql<Row>`
-    SELECT p.id, p.file_id, f.file_name, f.file_type, p.page, p.heading, p.text,
+    SELECT p.id, p.file_id, f.file_name, f.file_type, p.page, p.heading, p.text, ${tier ? sql`p.tier,` : sql``}
       (p.bm25 + ${phrases.length ? sql`(${sum(phrases)}) * p.norm +` : sql``}
         0.1 * ts_rank_cd(p.tsv, ${anyTerm}::tsquery, 1))::float8 AS score
     FROM (
@@ -197,8 +207,32 @@ async function search(db: Kysely<Database>, chatbotId: string, k: number, q: Sea
       LIMIT ${Math.max(k, RESORT_DEPTH)}
     ) p JOIN chatbot_files f ON f.id = p.file_id
     ORDER BY ${tier ? sql`p.tier DESC,` : sql``} score DESC, p.id
-    LIMIT ${k}`.execute(db);
-  return rows;
+    LIMIT ${q.concepts?.length ? Math.max(k, RESORT_DEPTH) : k}`.execute(db);
+  return q.concepts?.length ? byConcepts(rows, q.concepts, q.lang!, terms, k) : rows;
+}
+
+/**
+ * The rows re-sorted with {@link CONCEPT_WEIGHT} of the terms' mean weight added for each concept
+ * of the message (engine/ranking/lexicon.ts: hours, day, place, price, contact, booking) a passage
+ * speaks of, by its words or by pattern: "¿cuánto cuesta el plan mensual?" carries `price`, and so
+ * does "Plan mensual: 19,99 € al mes", which shares no other word with the question than the
+ * plan's. The same tags rank the description's sentences offline (engine/ranking). The first `k`.
+ */
+function byConcepts(
+  rows: Row[],
+  concepts: readonly string[],
+  lang: LangCode,
+  terms: readonly Term[],
+  k: number,
+): Row[] {
+  const mean = terms.reduce((n, t) => n + t.weight, 0) / Math.max(1, terms.length);
+  return rows
+    .map((r) => {
+      const held = conceptsOf(r.text, lang).filter((c) => concepts.includes(c)).length;
+      return { ...r, score: Number(r.score) + CONCEPT_WEIGHT * mean * held };
+    })
+    .sort((a, b) => Number(b.tier ?? 0) - Number(a.tier ?? 0) || b.score - a.score)
+    .slice(0, k);
 }
 
 /** The history's follower messages that make the lighter second query. */
@@ -235,7 +269,15 @@ export async function retrievePassages(db: Kysely<Database>, query: RetrieveQuer
   const lexemes = terms.map((t) => t.lexeme);
   const anyOf = all.map((t) => quote(t.lexeme)).join(' | ');
   const reads = all.reduce((n, t) => n + (index.df.get(t.lexeme) ?? MAX_DF), 0);
-  const ranked = { terms: all, phrases, avgChars: index.avgChars, prefilter: reads > PREFILTER_READS };
+  const lang = langOfConfig(index.config);
+  const concepts = lang ? conceptsOf(message, lang) : [];
+  const ranked = {
+    terms: all,
+    phrases,
+    avgChars: index.avgChars,
+    prefilter: reads > PREFILTER_READS,
+    ...(lang && concepts.length ? { concepts, lang } : {}),
+  };
   let rows: Row[] = [];
   if (terms.length > 0 && (terms.length === 1 || reads <= ONE_PASS_ROWS))
     // Few rows hold any term: one statement, those holding two of the message's terms first.
