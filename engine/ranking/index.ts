@@ -7,7 +7,7 @@
  */
 import type { LangCode } from '../schemas.ts';
 import { bm25 } from './bm25.ts';
-import { INSTRUCTION_ADVERBS, INSTRUCTION_CLOSERS, INSTRUCTION_OPENERS } from './lexicon.ts';
+import { INSTRUCTION_ADVERBS, INSTRUCTION_CLOSERS, INSTRUCTION_OPENERS } from './instructions.ts';
 import { segmenter, terms, type Word, type WordList, wordList, words } from './terms.ts';
 
 export { bm25 } from './bm25.ts';
