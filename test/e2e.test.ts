@@ -145,6 +145,15 @@ describe('charla as a process', () => {
     expect(two.reply).toContain('1. ');
     const pick = await message('2', 'f-4');
     expect(pick.attachment?.fileId).toBe(offered[1]!.id);
+
+    // The description names the dish, the menu gives its price: the price comes from the menu
+    // (read at start), quoted without its leader dots (issue 30 §3).
+    await expect
+      .poll(async () => (await message('¿Cuánto cuesta el arroz con pato?', 'f-5')).reply, {
+        timeout: 30_000,
+      })
+      .toContain('Según carta-el-pato-pepe.pdf (p. 1): Arroz con pato 14,50 €');
+    expect((await message('¿Cuánto cuesta el arroz con pato?', 'f-6')).reply).not.toContain('....');
   });
 
   it('converts uploads: a WAV is stored as OGG/Opus and an MP4 as WebM (VP9); a broken WAV is kept and the owner told', async () => {

@@ -11,7 +11,14 @@
  *   about what the follower needs.
  * Sentences that instruct the bot ("Atiende con cercanía…") are never quoted.
  */
-import { fileDescription, publicSummary, relevantFiles, relevantSentences, terms } from '../ranking/index.ts';
+import {
+  conceptsOf,
+  fileDescription,
+  publicSummary,
+  relevantFiles,
+  relevantSentences,
+  terms,
+} from '../ranking/index.ts';
 import type { ContenedorEmpatico, LangCode } from '../schemas.ts';
 import { fill, greeting, OFFLINE_OPENERS, OFFLINE_TEXTS } from './texts.ts';
 
@@ -34,7 +41,8 @@ export interface OfflineInput {
   firstTurn: boolean;
   /**
    * The answer from the bot's file passages (issue 30 §3), or null when none fits well enough;
-   * asked only when the description does not answer (so a turn it answers searches nothing).
+   * asked only when the description does not answer, or answers without what the question asks
+   * for (a price, an hour…), so a turn it answers searches nothing.
    */
   fromFiles?: () => Promise<string | null>;
   /** The follower's language, for the reply's own sentences (issue 29); `lang` when not given. */
@@ -63,8 +71,11 @@ export async function offlineReply(input: OfflineInput): Promise<string> {
 
   if (input.greeting) return greetingReply(input, t, opener);
   const answer = relevantSentences(input.message, input.businessDescription, lang, { questionLang: say });
-  // What the owner wrote in the description answers first; the files' passages when it does not.
-  const fromFiles = answer.length === 0 ? await input.fromFiles?.() : null;
+  // What the owner wrote in the description answers first; the files' passages when it does not,
+  // or when it lacks what the question asks for: "¿Cuánto cuesta el arroz con pato?" finds the dish
+  // in the description and its price only in the menu.
+  const fromFiles =
+    answer.length === 0 || lacksAsked(input.message, say, answer, lang) ? await input.fromFiles?.() : null;
   if (fromFiles) return [...opener, fromFiles].join(' ');
   const business = { business: input.businessName };
   const unsent = input.files.filter((f) => !a.archivosEnviados.includes(f.id));
@@ -91,6 +102,18 @@ export async function offlineReply(input: OfflineInput): Promise<string> {
   if (!offer) return text;
   const lines = offer.files.slice(0, OFFLINE_MAX_OFFERED).map((f) => `• ${fileDescription(f, lang)}`);
   return [text, offer.heading, ...lines, t.ask].join('\n');
+}
+
+/**
+ * True when the question asks for a concept (a price, an hour, a day, a place, a contact, a
+ * booking, a count: engine/ranking/lexicon.ts) that none of the description's chosen sentences
+ * speaks of.
+ */
+function lacksAsked(message: string, say: LangCode, answer: readonly string[], lang: LangCode): boolean {
+  const asked = conceptsOf(message, say);
+  if (asked.length === 0) return false;
+  const given = new Set(conceptsOf(answer.join(' '), lang));
+  return !asked.some((c) => given.has(c));
 }
 
 /**

@@ -14,6 +14,7 @@ import { fill } from '../conversation/texts.ts';
 import { bm25, factSentences, terms } from '../ranking/index.ts';
 import { termWeight } from '../ranking/terms.ts';
 import type { LangCode } from '../schemas.ts';
+import { dropLeaders } from './extract.ts';
 import type { FoundPassage } from './retrieve.ts';
 
 /** Most tokens of passages in one system prompt (estimated at 4 characters a token). */
@@ -50,7 +51,7 @@ export function knowledgePrompt(
   let left = budgetTokens * CHARS_PER_TOKEN;
   for (const [i, p] of passages.entries()) {
     const head = `[${i + 1}] (${citation(p)})${p.heading ? ` ${p.heading}` : ''}`;
-    const body = p.text.replace(/\s+/g, ' ').trim();
+    const body = dropLeaders(p.text).replace(/\s+/g, ' ').trim();
     const size = head.length + body.length + 2;
     if (size > left) {
       if (i === 0) lines.push(head, `${body.slice(0, Math.max(0, left - head.length - 3))}…`);
@@ -134,7 +135,10 @@ export function offlineAnswer(
   if (chosen.length === 1 && first.sentence.length < SHORT_SENTENCE && next?.passage === from)
     chosen.push(next);
   const p = passages[from]!;
-  const text = chosen.map((s) => s.sentence).join(' ');
+  // Passages read before leader dots were dropped at extraction still have them.
+  const text = dropLeaders(chosen.map((s) => s.sentence).join(' '))
+    .replace(/ {2,}/g, ' ')
+    .trim();
   const t = SOURCE_TEXTS[lang];
   return {
     passage: p,

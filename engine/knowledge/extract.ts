@@ -57,9 +57,18 @@ export type ReadOutcome =
   | { kind: 'pages'; pages: PageText[]; pagesTotal: number; truncated: boolean }
   | { kind: 'unsupported' | 'no_text'; code: ReadErrorCode };
 
-/** Collapses a page's runs of spaces and blank lines, keeping paragraph breaks. */
+/**
+ * A text without leader dots, the rows of dots (or underscores) menus and price lists put between
+ * a dish and its price ("Arroz con pato 14,50 €......"): four or more in a row become a space; an
+ * ellipsis stays.
+ */
+export function dropLeaders(text: string): string {
+  return text.replace(/ ?(?:[.·…_] ?){4,}/g, ' ');
+}
+
+/** Collapses a page's runs of spaces and blank lines, keeping paragraph breaks; drops leader dots. */
 export function tidyText(text: string): string {
-  return text
+  return dropLeaders(text)
     .replace(/\r\n?/g, '\n')
     .replace(/[^\S\n]+/g, ' ')
     .replace(/ ?\n ?/g, '\n')
