@@ -2,11 +2,9 @@
  * Optional embeddings of the files' passages (issue 30 §2), one per passage, written by the
  * `knowledge.embed-file` job when an embeddings server is configured (engine/knowledge/embeddings.ts).
  *
- * - `embedding real[]`: unit-length vector as the server returned it (normalised). The issue asks
- *   for pgvector "where available"; it is not used: this machine's PostgreSQL does not have the
- *   extension installed, and PGlite's `vector` extension would have to be loaded by the store at
- *   open. `real[]` works on both; cosine is scored in JS (engine/knowledge/vectors.ts). A `vector`
- *   column with an HNSW index is where this would go for bots far beyond 10,000 passages.
+ * - `embedding real[]`: unit-length vector as the server returned it (normalised); works on every
+ *   PostgreSQL. Where pgvector is available, a generated `vec vector` column is added at start
+ *   (engine/knowledge/pgvector.ts), not by a migration: an operator may install the extension later.
  * - `model`: the model that made it; a passage is embedded again when the configured model changes.
  * - Goes with its passage (ON DELETE CASCADE), so with its file and its bot; a re-indexed file's
  *   passages are new rows, embedded again.

@@ -78,6 +78,8 @@ export async function buildBundle() {
     logLevel: 'silent',
     external: [
       '@electric-sql/pglite',
+      // its vector.tar.gz is read next to its module at run time
+      '@electric-sql/pglite-pgvector',
       'pg',
       'pino',
       'pino-pretty',

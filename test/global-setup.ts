@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { Kysely, PGliteDialect } from 'kysely';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -29,7 +30,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'charla-test-'));
-  const pglite = new PGlite({ extensions: { btree_gist, btree_gin } });
+  const pglite = new PGlite({ extensions: { btree_gist, btree_gin, vector } });
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   await migrateToLatest(db);
   // The registered plugins' tables too, so each test app starts with nothing left to migrate.

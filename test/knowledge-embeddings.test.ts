@@ -7,7 +7,8 @@
  * the LLM’s prompt; a corrected page is embedded again; deleting a file deletes its embeddings; with
  * the embeddings server down the turn answers from text search, without an error.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { backfillEmbeddings } from '../engine/knowledge/job.ts';
 import { retrievePassages } from '../engine/knowledge/retrieve.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
@@ -47,7 +48,16 @@ const PARTIES = [
 ];
 const QUESTION = '¿Cuánto cuesta la pizza margarita para mi cumpleaños?';
 
-describe.each(dialectsOf(import.meta.url))('hybrid retrieval with embeddings (%s)', (kind) => {
+/**
+ * Where the embeddings are scored: by pgvector (PGlite always has it; PostgreSQL when installed),
+ * or by the process, as on a PostgreSQL without the extension (here its column is dropped, as
+ * `DROP EXTENSION vector CASCADE` would).
+ */
+const SCORERS = ['pgvector', 'process'] as const;
+
+describe.each(
+  dialectsOf(import.meta.url).flatMap((kind) => SCORERS.map((scorer) => [kind, scorer] as const)),
+)('hybrid retrieval with embeddings (%s, scored by %s)', (kind, scorer) => {
   let app: TestApp;
   let llm: FakeOpenAi;
   let emb: FakeOpenAi;
@@ -100,14 +110,27 @@ describe.each(dialectsOf(import.meta.url))('hybrid retrieval with embeddings (%s
       llm: fakeLlm(llm.baseURL),
       env: { CHARLA_EMBEDDINGS_BASE_URL: emb.baseURL, CHARLA_EMBEDDINGS_MODEL: 'fake-bow' },
     });
-    const owner = await ownerWithBot(await withInject(app), `embeddings-${kind}@example.com`, {
+    const owner = await ownerWithBot(await withInject(app), `embeddings-${kind}-${scorer}@example.com`, {
       business_name: 'Pizzería Pepe',
       idioma: 'Español',
       business_description: 'Pizzas al horno.',
     });
     token = owner.token;
     botId = owner.botId;
-    await app.startChannels(); // starts the job worker
+    await app.startChannels(); // starts the job worker, and sets pgvector's column up
+    const column = () =>
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = 'chatbot_file_passage_embeddings'
+          AND column_name = 'vec'`
+        .execute(app.store.db)
+        .then((r) => Number(r.rows[0]?.n));
+    const available = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_available_extensions
+      WHERE name = 'vector'`.execute(app.store.db);
+    if (kind === 'pglite' || Number(available.rows[0]?.n) > 0)
+      await vi.waitFor(async () => expect(await column()).toBe(1), { timeout: 30_000, interval: 100 });
+    if (scorer === 'process')
+      await sql`ALTER TABLE chatbot_file_passage_embeddings DROP COLUMN IF EXISTS vec`.execute(app.store.db);
+    else if (Number(await column()) === 0) return; // this PostgreSQL has no pgvector: the process scores
   }, 120_000);
   afterAll(async () => {
     await app?.close();

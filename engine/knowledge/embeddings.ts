@@ -6,9 +6,9 @@
  * SDK). Without those settings nothing here runs.
  *
  * Storage: `chatbot_file_passage_embeddings.embedding real[]`, unit length
- * (migrations/202611291340_passage_embeddings.ts). pgvector is not used: the PostgreSQL of the
- * deployments we test on does not have it installed and PGlite's `vector` extension would have to be
- * loaded by the store; `real[]` works on both, and cosine is scored in JS (./vectors.ts).
+ * (migrations/202611291340_passage_embeddings.ts), on every database; where pgvector is installed
+ * or installable (PGlite always), a generated `vec vector` column beside it, searched by PostgreSQL
+ * (./pgvector.ts); elsewhere cosine is scored in the process (./vectors.ts).
  */
 import type { Kysely } from 'kysely';
 import type OpenAI from 'openai';

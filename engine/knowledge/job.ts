@@ -19,6 +19,7 @@ import { findFile, notifyFileChange } from '../store/queries/files.ts';
 import { type Embedder, embedFilePassages } from './embeddings.ts';
 import { readFile, type Transcribe } from './extract.ts';
 import { clearWithState, indexPages, writeState } from './index.ts';
+import { ensureVectorColumn } from './pgvector.ts';
 
 /** Least time between two progress notices of one reading, ms. */
 export const NOTIFY_EVERY_MS = 500;
@@ -257,7 +258,8 @@ export async function backfillEmbeddings(deps: {
 
 /**
  * What a node's start queues in the background (cli/app.ts, not awaited): the reading of unread
- * files, then, with an embeddings server, the embedding of passages without a vector. Never throws.
+ * files, then, with an embeddings server, pgvector's column where the database has the extension
+ * (./pgvector.ts) and the embedding of passages without a vector. Never throws.
  */
 export async function backfillKnowledge(deps: {
   db: Kysely<Database>;
@@ -266,7 +268,18 @@ export async function backfillKnowledge(deps: {
   embedder: Embedder | null;
 }): Promise<void> {
   await backfillReading(deps);
-  if (deps.embedder) await backfillEmbeddings({ ...deps, model: deps.embedder.model });
+  if (!deps.embedder) return;
+  await ensureVectorColumn(deps.db).then(
+    (on) =>
+      deps.log.info(
+        { pgvector: on },
+        'knowledge: embeddings searched by %s',
+        on ? 'pgvector' : 'this process',
+      ),
+    (err) =>
+      deps.log.warn({ err }, 'knowledge: could not set up pgvector; embeddings searched by this process'),
+  );
+  await backfillEmbeddings({ ...deps, model: deps.embedder.model });
 }
 
 /**

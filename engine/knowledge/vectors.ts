@@ -2,7 +2,8 @@
  * The vector half of hybrid retrieval (issue 30 §2): cosine between a follower's message and a bot's
  * embedded passages, fused with the full-text ranking by reciprocal rank fusion.
  *
- * Cosine is scored in JS over the bot's embeddings (unit length, so a dot product), held as one
+ * Where the database has pgvector, PostgreSQL scores them (./pgvector.ts). Elsewhere cosine is
+ * scored in JS over the bot's embeddings (unit length, so a dot product), held as one
  * Float32Array per bot and model. The matrix is a cache of rows in PostgreSQL, checked at every
  * search with one indexed statement (count and highest passage id: passages are only ever deleted
  * or inserted with new ids, so any change moves one of them) and read again when it changed; at
@@ -13,6 +14,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Logger } from '../logger.ts';
 import type { Database } from '../store/database.ts';
 import type { Embedder } from './embeddings.ts';
+import { forgetVectorSupport, isVectorGone, nearestInDatabase, vectorSupport } from './pgvector.ts';
 
 /** Most numbers kept in the cache, all bots together (4 bytes each: 128 MiB). */
 const CACHE_FLOATS = 32 * 1024 * 1024;
@@ -98,6 +100,8 @@ async function matrixOf(db: Kysely<Database>, chatbotId: string, model: string):
 /**
  * The bot's `n` passages nearest to `query` (a unit vector), best first: passage ids with their
  * cosine. Empty when the bot has no embeddings of `model` or their size differs from the query's.
+ * Where the database has pgvector (./pgvector.ts), PostgreSQL scores them; else this process, over
+ * its cached matrix of the bot. A database that lost pgvector meanwhile is searched here.
  */
 export async function nearestPassages(
   db: Kysely<Database>,
@@ -106,6 +110,14 @@ export async function nearestPassages(
   query: readonly number[],
   n: number,
 ): Promise<Array<{ id: string; score: number }>> {
+  const schema = await vectorSupport(db);
+  if (schema)
+    try {
+      return await nearestInDatabase(db, schema, chatbotId, model, query, n);
+    } catch (err) {
+      if (!isVectorGone(err)) throw err;
+      forgetVectorSupport(db);
+    }
   const m = await matrixOf(db, chatbotId, model);
   if (!m || m.dims !== query.length) return [];
   const q = Float32Array.from(query);

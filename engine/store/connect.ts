@@ -221,13 +221,16 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   // btree_gist: the reservations plugin's exclusion constraint (no double booking) needs it;
   // btree_gin: the files' passages are indexed by bot and text in one GIN
   // (migrations/202611301010_passages_bot_gin.ts). PGlite ships both as contrib extensions, loaded
-  // here and created by the migrations.
-  const [{ btree_gist }, { btree_gin }] = await Promise.all([
+  // here and created by the migrations. vector (pgvector, @electric-sql/pglite-pgvector): the
+  // passages' embeddings, when an embeddings server is configured (engine/knowledge/pgvector.ts);
+  // loading it costs nothing measurable until the extension is created.
+  const [{ btree_gist }, { btree_gin }, { vector }] = await Promise.all([
     import('@electric-sql/pglite/contrib/btree_gist'),
     import('@electric-sql/pglite/contrib/btree_gin'),
+    import('@electric-sql/pglite-pgvector'),
   ]);
   const parsers = { [types.INT8]: (v: string) => Number(v) };
-  const extensions = { btree_gist, btree_gin };
+  const extensions = { btree_gist, btree_gin, vector };
   let pglite: InstanceType<typeof PGlite>;
   let unlock = () => {};
   if (options.memory || !options.dataDir) {
