@@ -120,4 +120,28 @@ describe.each(dialectsOf(import.meta.url))('answers from the bot’s files on %s
     // Both hold the room; only one gives a number (the `quantity` concept).
     expect(await best('¿Cuántas personas caben en el salón?')).toContain(COUNT);
   });
+
+  it('matches a MIME type, a file name or a host the passages hold as one word', async () => {
+    const db = app.store.db;
+    const spec = await createBotWithFile(db, {
+      email: 'mime@example.com',
+      idioma: 'English',
+      fileName: 'spec.pdf',
+    });
+    const ALIAS = 'For example, audio/midi has an alias of audio/x-midi.';
+    const passages = [
+      'An alias element names a type by another name; aliases are listed with the canonical type.',
+      `Each element has a type attribute. ${ALIAS}`,
+      'Menus are sent as carta.pdf and the site is www.pato.es for every visitor.',
+    ];
+    await insertPassages(
+      db,
+      { botId: spec.botId, fileId: spec.fileId, config: 'english' },
+      passages.map((text, i) => ({ page: 1, position: i, heading: '', text })),
+    );
+    const best = async (message: string) =>
+      (await retrievePassages(db, { chatbotId: spec.botId, message, k: 1 }))[0]?.text;
+    expect(await best('What is the alias of audio/midi?')).toContain(ALIAS);
+    expect(await best('is www.pato.es yours?')).toContain('www.pato.es');
+  });
 });

@@ -172,6 +172,17 @@ function wordsOf(text: string): string[] {
 }
 
 /**
+ * The message's tokens that PostgreSQL's parser keeps whole (a file name or MIME type such as
+ * `audio/midi` or `carta.pdf`, a host, an e-mail address: letters or digits joined by `/`, `.` or
+ * `@`), lower-cased: the passages hold them as one lexeme, which their words alone never match.
+ */
+function compoundsOf(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:[./@][\p{L}\p{N}]+)+/gu) ?? []).filter(
+    (t) => !/^[\d.]+$/.test(t),
+  );
+}
+
+/**
  * The lexemes of each word with `config` (the same snowball stemmer and stop words the passages
  * were indexed with): from the process's cache, the words it has not seen in one statement. A
  * word's stem depends on nothing but the word and the configuration, so the cache is never stale.
@@ -238,10 +249,15 @@ export async function weightedTerms(
 ): Promise<{ terms: Term[]; past: Term[]; phrases: Phrase[] }> {
   const said = wordsOf(message);
   const before = wordsOf(past);
-  const stems = await stemsOf(db, index.config, [...said, ...before]);
+  const joined = compoundsOf(message);
+  const stems = await stemsOf(db, index.config, [...said, ...before, ...joined]);
   const positions = new Map<string, number[]>();
   said.forEach((w, i) => {
     for (const l of stems.get(w) ?? []) positions.set(l, [...(positions.get(l) ?? []), i + 1]);
+  });
+  // A compound's lexeme ('audio/midi') is a term too, placed apart: it makes no phrase.
+  joined.forEach((w, i) => {
+    for (const l of stems.get(w) ?? []) if (!positions.has(l)) positions.set(l, [said.length + 10 * (i + 1)]);
   });
   const earlier = [...new Set(before.flatMap((w) => stems.get(w) ?? []))].filter((l) => !positions.has(l));
   await frequencies(db, chatbotId, index, [...positions.keys(), ...earlier]);
