@@ -2,18 +2,22 @@
  * The files' knowledge section of `npm run bench` (issue 30 §4): how well and how fast a bot finds,
  * in its files, the passage that answers a follower's question.
  *
- * For each store of BENCH_STORES it opens a new database and stores, for one bot per language, the
- * real documents of bench/knowledge-data cut into passages (bench/knowledge-corpus.ts), then:
- * - recall@3 (and the same at the big bots, among their filler): share of the labelled questions (Spanish and English) whose answering sentence is in
- *   one of the 3 passages engine/knowledge/retrieve.ts returns (full-text search); beside it, hybrid
+ * For each store of BENCH_STORES it opens a new database and stores the real documents of
+ * bench/knowledge-data cut into passages (bench/knowledge-corpus.ts): each business's documents in
+ * its own small bot, as an owner's bot holds them (`businessOf`), and every document of a language
+ * in one big bot among filler, then:
+ * - recall@3 (and the same at the big bots): share of the labelled questions (Spanish and English)
+ *   whose answering sentence is in one of the 3 passages engine/knowledge/retrieve.ts returns
+ *   (full-text search); beside it, hybrid
  *   (text fused with embeddings, engine/knowledge/vectors.ts) when CHARLA_EMBEDDINGS_BASE_URL and
  *   CHARLA_EMBEDDINGS_MODEL are set (every passage is embedded through that server first, and the
- *   hybrid retrieval's p95 at 10,000 passages, the message's embedding included, is a note), else
- *   "not configured";
+ *   hybrid retrieval's p95 at 10,000 passages, the message's embedding included, and whether
+ *   pgvector scored the vectors are a note), else "not configured";
  * - offline accuracy: share whose offline answer (engine/knowledge/answer.ts, no LLM) contains it;
  * - latency: p50/p95 of one retrieval at BENCH_KNOWLEDGE_PASSAGES (10,000) passages per bot (the
  *   documents plus passages made of their sentences shuffled), BENCH_KNOWLEDGE_ROUNDS (5) rounds of
- *   every question, with whether the plan uses the GIN index.
+ *   every question, with whether the plan uses the GIN index over bot and text; with
+ *   BENCH_KNOWLEDGE_VERBOSE, the misses and the five slowest questions.
  * Goals: recall@3 ≥ 0.9 with text search alone; retrieval adds < 20 ms p95 to a turn.
  *
  * Alone: `BENCH_ONLY=knowledge node bin/run-ts.js bench/knowledge.ts` (or `npm run bench`).
