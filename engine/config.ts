@@ -66,6 +66,7 @@ const EnvSchema = z.object({
   CHARLA_EMBEDDINGS_BASE_URL: optionalString,
   CHARLA_EMBEDDINGS_MODEL: optionalString,
   CHARLA_EMBEDDINGS_API_KEY: optionalString,
+  CHARLA_EMBEDDINGS_PGVECTOR: z.enum(['on', 'off', '']).optional(),
   CHARLA_SECRET: optionalString,
   SMTP_URL: optionalString,
   MAIL_FROM: optionalString,
@@ -113,8 +114,10 @@ export interface CharlaConfig {
   /**
    * Optional embeddings server (issue 30 §2): an OpenAI-compatible `POST /v1/embeddings`, used when
    * both `CHARLA_EMBEDDINGS_BASE_URL` and `CHARLA_EMBEDDINGS_MODEL` are set (engine/knowledge/embeddings.ts).
+   * `pgvector` (`CHARLA_EMBEDDINGS_PGVECTOR`, `on` unless `off`): whether a start sets pgvector's
+   * column up where the extension is available (engine/knowledge/pgvector.ts).
    */
-  embeddings: { baseURL: string; model: string; apiKey: string } | undefined;
+  embeddings: { baseURL: string; model: string; apiKey: string; pgvector: boolean } | undefined;
   /** Key material for encrypting secrets at rest and signing tokens; see engine/secrets.ts. */
   secret: string | undefined;
   mail: {
@@ -212,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CharlaConfig {
             baseURL: e.CHARLA_EMBEDDINGS_BASE_URL,
             model: e.CHARLA_EMBEDDINGS_MODEL,
             apiKey: e.CHARLA_EMBEDDINGS_API_KEY ?? 'not-needed',
+            pgvector: e.CHARLA_EMBEDDINGS_PGVECTOR !== 'off',
           }
         : undefined,
     secret: e.CHARLA_SECRET,

@@ -50,8 +50,7 @@ const QUESTION = '¿Cuánto cuesta la pizza margarita para mi cumpleaños?';
 
 /**
  * Where the embeddings are scored: by pgvector (PGlite always has it; PostgreSQL when installed),
- * or by the process, as on a PostgreSQL without the extension (here its column is dropped, as
- * `DROP EXTENSION vector CASCADE` would).
+ * or by the process, as on a PostgreSQL without the extension (here `CHARLA_EMBEDDINGS_PGVECTOR=off`).
  */
 const SCORERS = ['pgvector', 'process'] as const;
 
@@ -84,6 +83,15 @@ describe.each(
     expect(res.statusCode, res.body).toBe(201);
     return (res.json() as { id: string }).id;
   };
+  /** Whether this database searches the vectors with pgvector (PGlite, or a PostgreSQL with it). */
+  let withVector = false;
+  /** 1 when the embeddings table has pgvector's column. */
+  const column = () =>
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'chatbot_file_passage_embeddings'
+        AND column_name = 'vec'`
+      .execute(app.store.db)
+      .then((r) => Number(r.rows[0]?.n));
   const counts = async () => {
     const db = app.store.db;
     const passages = await db
@@ -108,7 +116,11 @@ describe.each(
     emb = await startFakeOpenAi();
     app = await createTestApp(kind, {
       llm: fakeLlm(llm.baseURL),
-      env: { CHARLA_EMBEDDINGS_BASE_URL: emb.baseURL, CHARLA_EMBEDDINGS_MODEL: 'fake-bow' },
+      env: {
+        CHARLA_EMBEDDINGS_BASE_URL: emb.baseURL,
+        CHARLA_EMBEDDINGS_MODEL: 'fake-bow',
+        CHARLA_EMBEDDINGS_PGVECTOR: scorer === 'pgvector' ? 'on' : 'off',
+      },
     });
     const owner = await ownerWithBot(await withInject(app), `embeddings-${kind}-${scorer}@example.com`, {
       business_name: 'Pizzería Pepe',
@@ -118,19 +130,11 @@ describe.each(
     token = owner.token;
     botId = owner.botId;
     await app.startChannels(); // starts the job worker, and sets pgvector's column up
-    const column = () =>
-      sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.columns
-        WHERE table_schema = current_schema() AND table_name = 'chatbot_file_passage_embeddings'
-          AND column_name = 'vec'`
-        .execute(app.store.db)
-        .then((r) => Number(r.rows[0]?.n));
     const available = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_available_extensions
       WHERE name = 'vector'`.execute(app.store.db);
-    if (kind === 'pglite' || Number(available.rows[0]?.n) > 0)
+    withVector = scorer === 'pgvector' && (kind === 'pglite' || Number(available.rows[0]?.n) > 0);
+    if (withVector)
       await vi.waitFor(async () => expect(await column()).toBe(1), { timeout: 30_000, interval: 100 });
-    if (scorer === 'process')
-      await sql`ALTER TABLE chatbot_file_passage_embeddings DROP COLUMN IF EXISTS vec`.execute(app.store.db);
-    else if (Number(await column()) === 0) return; // this PostgreSQL has no pgvector: the process scores
   }, 120_000);
   afterAll(async () => {
     await app?.close();
@@ -186,6 +190,7 @@ describe.each(
       .poll(() => emb.embeddingInputs.slice(before).flat(), { timeout: 30_000, interval: 100 })
       .toEqual([expect.stringContaining('once euros')]);
     await expect.poll(counts, { timeout: 30_000, interval: 100 }).toMatchObject({ passages: 1, embedded: 1 });
+    expect(await column()).toBe(withVector ? 1 : 0);
   });
 
   it('embeds at start the passages indexed before the embeddings server was set (or for a new model)', async () => {
@@ -208,5 +213,15 @@ describe.each(
     expect(
       await backfillEmbeddings({ db: app.store.db, jobs: app.jobs, log: app.log, model: 'fake-bow' }),
     ).toBe(0);
+  });
+
+  it('a database that loses pgvector (DROP EXTENSION vector CASCADE drops the column) is searched by the process', async (ctx) => {
+    if (!withVector) ctx.skip(); // no pgvector here: every search is the process's
+    await upload('cumples.pdf', PARTIES);
+    await expect.poll(counts, { timeout: 30_000, interval: 100 }).toMatchObject({ embedded: 2 });
+    await sql`ALTER TABLE chatbot_file_passage_embeddings DROP COLUMN vec`.execute(app.store.db);
+    const answered = await ask(QUESTION);
+    expect(answered.failed).toBeFalsy();
+    expect(answered.passages?.map((p) => p.fileName).sort()).toEqual(['carta.pdf', 'cumples.pdf']);
   });
 });

@@ -12,8 +12,10 @@
  * Sentences that instruct the bot ("Atiende con cercanía…") are never quoted.
  */
 import {
-  conceptsOf,
+  answersAsked,
+  askedOf,
   fileDescription,
+  givenOf,
   publicSummary,
   relevantFiles,
   relevantSentences,
@@ -26,6 +28,16 @@ import { fill, greeting, OFFLINE_OPENERS, OFFLINE_TEXTS } from './texts.ts';
 export const OFFLINE_MAX_OFFERED = 5;
 /** Longest business summary on a first turn, in characters. */
 const SUMMARY_CHARS = 240;
+
+/** An answer from the bot's files' passages (engine/knowledge/answer.ts `offlineAnswer`). */
+export interface FilesAnswer {
+  /** The reply: the quote with its source ("Según carta.pdf (p. 2): …"). */
+  text: string;
+  /** The quoted sentences alone. */
+  quote: string;
+  /** Called when the reply uses it (the turn then reports and offers its passage's file). */
+  take: () => void;
+}
 
 /** What the offline responder reads. */
 export interface OfflineInput {
@@ -44,7 +56,7 @@ export interface OfflineInput {
    * asked only when the description does not answer, or answers without what the question asks
    * for (a price, an hour…), so a turn it answers searches nothing.
    */
-  fromFiles?: () => Promise<string | null>;
+  fromFiles?: () => Promise<FilesAnswer | null>;
   /** The follower's language, for the reply's own sentences (issue 29); `lang` when not given. */
   replyLang?: LangCode;
   /** True when the message is only a greeting: it gets a greeting, not a file offer (issue 29). */
@@ -72,10 +84,9 @@ export async function offlineReply(input: OfflineInput): Promise<string> {
   if (input.greeting) return greetingReply(input, t, opener);
   const answer = relevantSentences(input.message, input.businessDescription, lang, { questionLang: say });
   // What the owner wrote in the description answers first; the files' passages when it does not,
-  // or when it lacks what the question asks for: "¿Cuánto cuesta el arroz con pato?" finds the dish
-  // in the description and its price only in the menu.
-  const fromFiles =
-    answer.length === 0 || lacksAsked(input.message, say, answer, lang) ? await input.fromFiles?.() : null;
+  // or when it lacks what the question asks for and a file gives it: "¿Cuánto cuesta el arroz con
+  // pato?" finds the dish in the description and its price only in the menu.
+  const fromFiles = await filesAnswer(input, answer, say);
   if (fromFiles) return [...opener, fromFiles].join(' ');
   const business = { business: input.businessName };
   const unsent = input.files.filter((f) => !a.archivosEnviados.includes(f.id));
@@ -105,15 +116,24 @@ export async function offlineReply(input: OfflineInput): Promise<string> {
 }
 
 /**
- * True when the question asks for a concept (a price, an hour, a day, a place, a contact, a
- * booking, a count: engine/ranking/lexicon.ts) that none of the description's chosen sentences
- * speaks of.
+ * The files' answer when the description gives none, or gives none of what the question asks for
+ * (a price, an hour or a day, a place, a contact, a booking, a count: engine/ranking/asked.ts) and
+ * the files' answer gives it; else null (the description's answer stands).
  */
-function lacksAsked(message: string, say: LangCode, answer: readonly string[], lang: LangCode): boolean {
-  const asked = conceptsOf(message, say);
-  if (asked.length === 0) return false;
-  const given = new Set(conceptsOf(answer.join(' '), lang));
-  return !asked.some((c) => given.has(c));
+async function filesAnswer(
+  input: OfflineInput,
+  answer: readonly string[],
+  say: LangCode,
+): Promise<string | null> {
+  if (!input.fromFiles) return null;
+  const asked = answer.length === 0 ? [] : askedOf(input.message, say);
+  const described = answer.length > 0;
+  if (described && (asked.length === 0 || answersAsked(asked, givenOf(answer.join(' '), input.lang))))
+    return null;
+  const found = await input.fromFiles();
+  if (!found || (described && !answersAsked(asked, givenOf(found.quote, input.lang)))) return null;
+  found.take();
+  return found.text;
 }
 
 /**

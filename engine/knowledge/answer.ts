@@ -99,20 +99,23 @@ export function answerFromPassages(
 
 /**
  * {@link answerFromPassages} with the passage its sentences come from (what the diagnostic panel
- * shows and the file the reply can offer to send, engine/knowledge/offer.ts), or null.
+ * shows and the file the reply can offer to send, engine/knowledge/offer.ts) and the quoted
+ * sentences alone (`quote`, without the source), or null.
  */
 export function offlineAnswer(
   message: string,
   passages: readonly FoundPassage[],
   lang: LangCode,
-): { text: string; passage: FoundPassage } | null {
+): { text: string; quote: string; passage: FoundPassage } | null {
   const query = terms(message, lang);
   if (query.length === 0 || passages.length === 0) return null;
   const pool: Array<{ passage: number; index: number; sentence: string; terms: string[] }> = [];
   for (const [passage, p] of passages.slice(0, OFFLINE_PASSAGES).entries()) {
     if (coverage(query, terms(`${p.heading} ${p.text}`, lang)) < MIN_COVERAGE) continue;
     const heading = terms(p.heading, lang);
-    for (const [index, sentence] of factSentences(p.text, lang).entries())
+    // Leader dots split sentences ("Arroz con pato...... 14,50 €"): passages read before they
+    // were dropped at extraction lose them first.
+    for (const [index, sentence] of factSentences(dropLeaders(p.text), lang).entries())
       pool.push({ passage, index, sentence, terms: [...terms(sentence, lang), ...heading] });
   }
   if (pool.length === 0) return null;
@@ -142,6 +145,7 @@ export function offlineAnswer(
   const t = SOURCE_TEXTS[lang];
   return {
     passage: p,
+    quote: text,
     text: p.page
       ? fill(t.page, { file: p.fileName, page: String(p.page), text })
       : fill(t.file, { file: p.fileName, text }),

@@ -28,12 +28,16 @@ export interface EmbeddingSettings {
   baseURL: string;
   model: string;
   apiKey: string;
+  /** Whether a start may set pgvector's column up (`CHARLA_EMBEDDINGS_PGVECTOR`; default true). */
+  pgvector?: boolean;
 }
 
 /** What Charla needs from an embeddings server. */
 export interface Embedder {
   /** The model name; stored with each embedding (`chatbot_file_passage_embeddings.model`). */
   readonly model: string;
+  /** Whether a start may set pgvector's column up where available (./pgvector.ts). */
+  readonly pgvector: boolean;
   /**
    * Embeds texts (at most {@link EMBED_BATCH}) and returns unit-length vectors, in order.
    * `quick`: one try within {@link QUERY_TIMEOUT_MS} (a follower's message); else the job's limit and
@@ -67,6 +71,7 @@ export function createEmbedder(settings: EmbeddingSettings | undefined): Embedde
     ));
   return {
     model: settings.model,
+    pgvector: settings.pgvector !== false,
     async embed(texts, options = {}) {
       if (texts.length === 0) return [];
       const result = await (await sdk()).embeddings.create(

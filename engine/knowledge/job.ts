@@ -269,16 +269,17 @@ export async function backfillKnowledge(deps: {
 }): Promise<void> {
   await backfillReading(deps);
   if (!deps.embedder) return;
-  await ensureVectorColumn(deps.db).then(
-    (on) =>
-      deps.log.info(
-        { pgvector: on },
-        'knowledge: embeddings searched by %s',
-        on ? 'pgvector' : 'this process',
-      ),
-    (err) =>
-      deps.log.warn({ err }, 'knowledge: could not set up pgvector; embeddings searched by this process'),
-  );
+  if (deps.embedder.pgvector)
+    await ensureVectorColumn(deps.db).then(
+      (on) =>
+        deps.log.info(
+          { pgvector: on },
+          'knowledge: embeddings searched by %s',
+          on ? 'pgvector' : 'this process',
+        ),
+      (err) =>
+        deps.log.warn({ err }, 'knowledge: could not set up pgvector; embeddings searched by this process'),
+    );
   await backfillEmbeddings({ ...deps, model: deps.embedder.model });
 }
 

@@ -41,24 +41,29 @@ const ident = (name: string) => sql.id(name);
  * Adds the `vec` column where pgvector is installed or available (installing the extension in
  * `public` once per database; a race between two starting nodes is ignored, as for btree_gist).
  * Idempotent and cheap when done: run at every start with an embeddings server configured
- * (./job.ts `backfillKnowledge`). The first time it rewrites the embeddings table (a generated
- * column is stored), holding it meanwhile.
+ * (./job.ts `backfillKnowledge`), unless `CHARLA_EMBEDDINGS_PGVECTOR=off`. The first time it
+ * rewrites the embeddings table (a generated column is stored), holding it meanwhile; it waits at
+ * most {@link LOCK_TIMEOUT} for the table (then throws, and the next start tries again).
+ * @throws the database's errors (the caller logs them; searches go on in the process).
  * @returns whether the column is there.
  */
 export async function ensureVectorColumn(db: Kysely<Database>): Promise<boolean> {
-  const on = await addVectorColumn(db);
-  support.set(db, on ? extensionSchema(db) : Promise.resolve(null));
-  return on;
+  const schema = await addVectorColumn(db);
+  support.set(db, Promise.resolve(schema));
+  return schema !== null;
 }
 
-/** {@link ensureVectorColumn}'s work. */
-async function addVectorColumn(db: Kysely<Database>): Promise<boolean> {
-  if (await hasVectorColumn(db)) return true;
+/** Most time the column's addition waits for the embeddings table before giving up until the next start. */
+const LOCK_TIMEOUT = '5s';
+
+/** {@link ensureVectorColumn}'s work: the extension's schema when the column is there, else null. */
+async function addVectorColumn(db: Kysely<Database>): Promise<string | null> {
   let schema = await extensionSchema(db);
+  if (schema && (await hasVectorColumn(db))) return schema;
   if (!schema) {
     const { rows } = await sql<{ available: boolean }>`
       SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS available`.execute(db);
-    if (!rows[0]?.available) return false;
+    if (!rows[0]?.available) return null;
     try {
       await sql
         .raw(
@@ -68,14 +73,20 @@ async function addVectorColumn(db: Kysely<Database>): Promise<boolean> {
         .execute(db);
     } catch {
       // Not allowed to install extensions here (pgvector is not a trusted extension): real[] it is.
-      return false;
+      return null;
     }
     schema = await extensionSchema(db);
-    if (!schema) return false;
+    if (!schema) return null;
   }
-  await sql`ALTER TABLE chatbot_file_passage_embeddings ADD COLUMN IF NOT EXISTS
-    vec ${ident(schema)}.vector GENERATED ALWAYS AS (embedding::${ident(schema)}.vector) STORED`.execute(db);
-  return true;
+  // The table is rewritten (the column is stored) and held meanwhile: wait at most LOCK_TIMEOUT
+  // for it, else the next start tries again; searches go on in the process until then.
+  const vector = sql`${ident(schema)}.vector`;
+  await db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(trx);
+    await sql`ALTER TABLE chatbot_file_passage_embeddings ADD COLUMN IF NOT EXISTS
+      vec ${vector} GENERATED ALWAYS AS (embedding::${vector}) STORED`.execute(trx);
+  });
+  return schema;
 }
 
 /** Per database handle: the extension's schema when the embeddings table has `vec`, else null. */

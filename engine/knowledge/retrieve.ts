@@ -31,7 +31,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from '../logger.ts';
-import { conceptsOf } from '../ranking/index.ts';
+import { type Asked, askedOf, givenOf } from '../ranking/index.ts';
 import type { HistoryItem, LangCode } from '../schemas.ts';
 import type { Database } from '../store/database.ts';
 import type { Embedder } from './embeddings.ts';
@@ -154,8 +154,8 @@ interface SearchQuery {
   paired?: readonly string[];
   /** Many candidates: only the best {@link PREFILTER_DEPTH} by `ts_rank` are scored. */
   prefilter?: boolean;
-  /** The message's concepts (engine/ranking `conceptsOf`): the best are re-sorted by them. */
-  concepts?: readonly string[];
+  /** What the message asks for (engine/ranking `askedOf`): the best are re-sorted by it. */
+  concepts?: readonly Asked[];
   /** The bot's language, with `concepts`. */
   lang?: LangCode;
 }
@@ -212,15 +212,15 @@ async function search(db: Kysely<Database>, chatbotId: string, k: number, q: Sea
 }
 
 /**
- * The rows re-sorted with {@link CONCEPT_WEIGHT} of the terms' mean weight added for each concept
- * of the message (engine/ranking/lexicon.ts: hours, day, place, price, contact, booking) a passage
- * speaks of, by its words or by pattern: "¿cuánto cuesta el plan mensual?" carries `price`, and so
- * does "Plan mensual: 19,99 € al mes", which shares no other word with the question than the
- * plan's. The same tags rank the description's sentences offline (engine/ranking). The first `k`.
+ * The rows re-sorted with {@link CONCEPT_WEIGHT} of the terms' mean weight added for each thing
+ * the message asks for that a passage gives (engine/ranking/asked.ts: hours, day, place, price,
+ * contact, booking, a count): "¿cuánto cuesta el plan mensual?" asks a `price`, and "Plan mensual:
+ * 19,99 € al mes" gives one, though it shares no other word with the question than the plan's;
+ * "¿cuántos alérgenos principales hay?" asks a count, "Nueve alimentos…" gives one. The first `k`.
  */
 function byConcepts(
   rows: Row[],
-  concepts: readonly string[],
+  concepts: readonly Asked[],
   lang: LangCode,
   terms: readonly Term[],
   k: number,
@@ -228,7 +228,7 @@ function byConcepts(
   const mean = terms.reduce((n, t) => n + t.weight, 0) / Math.max(1, terms.length);
   return rows
     .map((r) => {
-      const held = conceptsOf(r.text, lang).filter((c) => concepts.includes(c)).length;
+      const held = givenOf(r.text, lang).filter((c) => concepts.includes(c)).length;
       return { ...r, score: Number(r.score) + CONCEPT_WEIGHT * mean * held };
     })
     .sort((a, b) => Number(b.tier ?? 0) - Number(a.tier ?? 0) || b.score - a.score)
@@ -270,7 +270,7 @@ export async function retrievePassages(db: Kysely<Database>, query: RetrieveQuer
   const anyOf = all.map((t) => quote(t.lexeme)).join(' | ');
   const reads = all.reduce((n, t) => n + (index.df.get(t.lexeme) ?? MAX_DF), 0);
   const lang = langOfConfig(index.config);
-  const concepts = lang ? conceptsOf(message, lang) : [];
+  const concepts = lang ? askedOf(message, lang) : [];
   const ranked = {
     terms: all,
     phrases,

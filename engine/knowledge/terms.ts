@@ -17,7 +17,7 @@ const MAX_TERMS = 8;
  * Most passages counted for a term's document frequency: counting reads the rows it finds (about
  * 3 ms for 10,000 on PostgreSQL), so a bot larger than this sees its commonest terms as equally
  * common. Below it the frequency is exact: a term in 300 passages and one in 9,000 of 10,000 weigh
- * 3.5 and 0.06, and a nearly-everywhere word no longer ranks with the rare one.
+ * 3.5 and 0.1, and a nearly-everywhere word no longer ranks with the rare one.
  */
 export const MAX_DF = 50_000;
 /**
@@ -97,9 +97,10 @@ const MAX_KEPT_TERMS = 400_000;
 
 /**
  * Each bot's document frequencies with the state of its passages they were read from: the
- * configuration, the count and the highest id. Passages are only ever inserted with new ids or
- * deleted, and a language change rewrites the configuration, so any change of the passages moves
- * one of the three and the table is read again. Only saves statements: rebuilt from the database.
+ * configuration, the count, the highest id and the ids' sum. Passages are only ever inserted with
+ * new ids or deleted, and a language change rewrites the configuration, so any change of the
+ * passages moves one of them (the sum too when two transactions' inserts and deletes leave count
+ * and highest id as they were) and the table is read again. Only saves statements: rebuilt from the database.
  */
 const vocabularies = new Map<string, { signature: string; df: Map<string, number>; complete: boolean }>();
 
@@ -128,6 +129,7 @@ export async function passagesIndex(db: Kysely<Database>, chatbotId: string): Pr
       eb.fn.min('lang_config').as('config'),
       eb.fn.countAll<string | number>().as('total'),
       eb.fn.max('id').as('top'),
+      eb.fn.sum('id').as('sum'),
       sql<string | number>`avg(chars)`.as('avg'),
     ])
     .where('chatbot_id', '=', chatbotId)
@@ -138,7 +140,7 @@ export async function passagesIndex(db: Kysely<Database>, chatbotId: string): Pr
   }
   const total = Number(row.total);
   const index = { config: row.config, total, avgChars: Number(row.avg) || 1 };
-  const signature = `${row.config}:${total}:${row.top}`;
+  const signature = `${row.config}:${total}:${row.top}:${row.sum}`;
   const held = vocabularies.get(chatbotId);
   if (held?.signature === signature) {
     keep(chatbotId, held);

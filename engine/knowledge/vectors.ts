@@ -5,8 +5,8 @@
  * Where the database has pgvector, PostgreSQL scores them (./pgvector.ts). Elsewhere cosine is
  * scored in JS over the bot's embeddings (unit length, so a dot product), held as one
  * Float32Array per bot and model. The matrix is a cache of rows in PostgreSQL, checked at every
- * search with one indexed statement (count and highest passage id: passages are only ever deleted
- * or inserted with new ids, so any change moves one of them) and read again when it changed; at
+ * search with one indexed statement (count, highest and sum of the passage ids: passages are only
+ * ever deleted or inserted with new ids, so any change moves one of them) and read again when it changed; at
  * most {@link CACHE_FLOATS} numbers are kept in all (least recently used bots go first). No other
  * node needs it: it is rebuilt from the database.
  */
@@ -56,10 +56,14 @@ export async function hasEmbeddings(
 /** The bot's matrix, from the cache when the table has not changed. */
 async function matrixOf(db: Kysely<Database>, chatbotId: string, model: string): Promise<Matrix | null> {
   const key = `${chatbotId}\n${model}`;
-  const { rows } = await sql<{ n: string | number; top: string | number | null }>`
-    SELECT count(*) AS n, max(passage_id) AS top FROM chatbot_file_passage_embeddings
+  const { rows } = await sql<{
+    n: string | number;
+    top: string | number | null;
+    total: string | number | null;
+  }>`
+    SELECT count(*) AS n, max(passage_id) AS top, sum(passage_id) AS total FROM chatbot_file_passage_embeddings
     WHERE chatbot_id = ${chatbotId} AND model = ${model}`.execute(db);
-  const signature = `${rows[0]?.n ?? 0}:${rows[0]?.top ?? ''}`;
+  const signature = `${rows[0]?.n ?? 0}:${rows[0]?.top ?? ''}:${rows[0]?.total ?? ''}`;
   const held = cache.get(key);
   if (held?.signature === signature) {
     cache.delete(key);
@@ -180,7 +184,7 @@ export async function fuseWithVectors<T extends { id: string; score: number }>(
   } catch (err) {
     query.log?.warn(
       { err, chatbotId: query.chatbotId },
-      'knowledge: message embedding failed; text search only',
+      'knowledge: vector search failed (embedding the message or scoring); text search only',
     );
   }
   if (near.length === 0) return text.slice(0, query.k);

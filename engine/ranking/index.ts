@@ -10,6 +10,7 @@ import { bm25 } from './bm25.ts';
 import { INSTRUCTION_ADVERBS, INSTRUCTION_CLOSERS, INSTRUCTION_OPENERS } from './instructions.ts';
 import { segmenter, terms, type Word, type WordList, wordList, words } from './terms.ts';
 
+export { type Asked, answersAsked, askedOf, givenOf } from './asked.ts';
 export { bm25 } from './bm25.ts';
 export { conceptsOf, terms } from './terms.ts';
 

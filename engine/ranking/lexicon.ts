@@ -2,8 +2,7 @@
  * The small per-language word lists ranking needs beyond stemming and stop words (issue 10 §6, §7):
  *
  * - **Concepts**: the few things followers ask a business about most (opening hours, days, the
- *   place, prices, contact, bookings) and how many of something (a count asked, "¿cuántos…?", "how
- *   many", met by a number in figures or words from two to twelve). A word of a concept, in the question or in a sentence of the
+ *   place, prices, contact, bookings). A word of a concept, in the question or in a sentence of the
  *   description, adds the concept's tag (`#hours`, …) to its terms, so "¿A qué hora abrís el
  *   sábado?" meets "De martes a domingo, de 13:00 a 16:30" although they share no word: both carry
  *   `#hours` and `#day`. Times, prices, phone numbers and e-mail addresses tag by pattern
@@ -18,7 +17,7 @@
 import type { LangCode } from '../schemas.ts';
 
 /** The concepts ranking knows. */
-export const CONCEPTS = ['hours', 'day', 'place', 'price', 'contact', 'booking', 'quantity'] as const;
+export const CONCEPTS = ['hours', 'day', 'place', 'price', 'contact', 'booking'] as const;
 export type Concept = (typeof CONCEPTS)[number];
 
 type PerLang<T> = Record<LangCode, T>;
@@ -43,20 +42,6 @@ export const CONCEPT_WORDS: PerLang<Record<Concept, readonly string[]>> = {
     price: ['precio*', 'cuesta*', 'cuestan', 'cuanto', 'tarifa*', 'euro*', 'barato*', 'caro*', 'cobr*'],
     contact: ['telefono*', 'llam*', 'contact*', 'correo*', 'email*', 'mail*', 'whatsapp'],
     booking: ['reserv*', 'cita*'],
-    quantity: [
-      'cuantos',
-      'cuantas',
-      'dos',
-      'tres',
-      'cuatro',
-      'cinco',
-      'seis',
-      'siete',
-      'ocho',
-      'nueve',
-      'diez',
-      'docena*',
-    ],
   },
   en: {
     hours: ['hour*', 'open*', 'clos*', 'when', 'time*'],
@@ -76,21 +61,6 @@ export const CONCEPT_WORDS: PerLang<Record<Concept, readonly string[]>> = {
     price: ['price*', 'cost*', 'cheap*', 'expensive', 'fee*', 'euro*', 'dollar*'],
     contact: ['phone*', 'call*', 'contact*', 'email*', 'mail*', 'whatsapp'],
     booking: ['book*', 'reserv*', 'appointment*'],
-    quantity: [
-      'many',
-      'long',
-      'two',
-      'three',
-      'four',
-      'five',
-      'six',
-      'seven',
-      'eight',
-      'nine',
-      'ten',
-      'twelve',
-      'dozen*',
-    ],
   },
   fr: {
     hours: ['heure*', 'horaire*', 'ouvr*', 'ouvert*', 'ferm*', 'quand'],
@@ -109,7 +79,6 @@ export const CONCEPT_WORDS: PerLang<Record<Concept, readonly string[]>> = {
     price: ['prix', 'cout*', 'combien', 'tarif*', 'euro*'],
     contact: ['telephon*', 'appel*', 'contact*', 'courriel*', 'email*', 'mail*', 'whatsapp'],
     booking: ['reserv*', 'rendez*'],
-    quantity: ['deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf', 'dix', 'douze', 'douzaine*'],
   },
   de: {
     hours: [
@@ -140,21 +109,6 @@ export const CONCEPT_WORDS: PerLang<Record<Concept, readonly string[]>> = {
     price: ['preis*', 'kost*', 'teuer*', 'billig*', 'euro*'],
     contact: ['telefon*', 'anruf*', 'anrufen', 'kontakt*', 'email*', 'mail*', 'whatsapp'],
     booking: ['reservier*', 'buch*', 'termin*'],
-    quantity: [
-      'viele',
-      'lange',
-      'zwei',
-      'drei',
-      'vier',
-      'funf',
-      'sechs',
-      'sieben',
-      'acht',
-      'neun',
-      'zehn',
-      'zwolf',
-      'dutzend*',
-    ],
   },
   it: {
     hours: ['ora', 'orari*', 'apri*', 'apre', 'aprono', 'apert*', 'chius*', 'chiud*', 'quando'],
@@ -175,20 +129,6 @@ export const CONCEPT_WORDS: PerLang<Record<Concept, readonly string[]>> = {
     price: ['prezz*', 'cost*', 'quanto', 'tariff*', 'euro*'],
     contact: ['telefon*', 'chiam*', 'contatt*', 'email*', 'mail*', 'whatsapp'],
     booking: ['prenot*', 'riserv*', 'appuntament*'],
-    quantity: [
-      'quanti',
-      'quante',
-      'due',
-      'tre',
-      'quattro',
-      'cinque',
-      'sei',
-      'sette',
-      'otto',
-      'nove',
-      'dieci',
-      'dozzin*',
-    ],
   },
   ru: {
     hours: ['час*', 'врем*', 'откр*', 'закр*', 'когда', 'работа*'],
@@ -208,19 +148,6 @@ export const CONCEPT_WORDS: PerLang<Record<Concept, readonly string[]>> = {
     price: ['цен*', 'стоим*', 'стоит', 'сколько', 'руб*', 'евро'],
     contact: ['телефон*', 'звон*', 'контакт*', 'почт*', 'email', 'whatsapp'],
     booking: ['брон*', 'запис*', 'заказ*'],
-    quantity: [
-      'два',
-      'две',
-      'три',
-      'четыре',
-      'пять',
-      'шесть',
-      'семь',
-      'восемь',
-      'девять',
-      'десять',
-      'дюжин*',
-    ],
   },
   hi: {
     hours: ['समय', 'बजे', 'खुल*', 'बंद', 'कब'],
@@ -229,7 +156,6 @@ export const CONCEPT_WORDS: PerLang<Record<Concept, readonly string[]>> = {
     price: ['कीमत', 'दाम', 'रुपये', 'रुपए', 'कितने', 'कितना', 'शुल्क'],
     contact: ['फ़ोन', 'फोन', 'संपर्क', 'ईमेल', 'whatsapp'],
     booking: ['बुक*', 'बुकिंग', 'आरक्षण'],
-    quantity: ['दो', 'तीन', 'चार', 'पांच', 'पाँच', 'छह', 'सात', 'आठ', 'नौ', 'दस', 'दर्जन'],
   },
 };
 
@@ -239,8 +165,6 @@ export const CONCEPT_PATTERNS: ReadonlyArray<[Concept, RegExp]> = [
   ['hours', /(?<![\d.,])(?:[01]?\d|2[0-3])(?:[:.h][0-5]\d|\s?(?:h|am|pm|uhr))(?![\d\p{L}])/iu],
   ['price', /[€$£₹₽]\s?\d|\d\s?(?:€|\$|£|₹|₽|eur\b|euros?\b|usd\b)/iu],
   ['contact', /\+?\d[\d ().-]{7,}\d|[\w.+-]+@[\w-]+\.[\w.]+/u],
-  // a count: "2 horas", "12 personas", "8 to 12 hours" (not a year, a time or a price: those have their own)
-  ['quantity', /(?<![\d.,:/-])\d{1,3}(?![\d.,:/%€$£₹₽-])(?!\s?(?:€|h\b|am\b|pm\b|uhr\b))/iu],
 ];
 
 /**

@@ -186,8 +186,8 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
         fromFiles: async () => {
           const found = searchable ? await searchFiles(deps, loaded, inbound.text, history) : [];
           const answer = offlineAnswer(inbound.text, found, lang);
-          if (answer) used = [answer.passage];
-          return answer?.text ?? null;
+          if (!answer) return null;
+          return { text: answer.text, quote: answer.quote, take: () => (used = [answer.passage]) };
         },
       });
       if (!reply && attachment) reply = attachment.caption;
