@@ -59,12 +59,15 @@ export type ReadOutcome =
 
 /**
  * A text without leader dots, the rows of dots (or underscores) menus and price lists put between
- * a dish and its price ("Arroz con pato 14,50 €......"): four or more in a row become a space; an
- * ellipsis stays.
+ * a dish and its price: four or more in a row become a space before a price ("Arroz con pato
+ * ...... 14,50 €") and a line break elsewhere ("Arroz con pato 14,50 €...... Merluza…": the row
+ * ended an entry); an ellipsis stays.
  */
 export function dropLeaders(text: string): string {
-  return text.replace(/ ?(?:[.·…_] ?){4,}/g, ' ');
+  return text.replace(LEADERS_BEFORE_PRICE, ' ').replace(LEADERS, '\n');
 }
+const LEADERS = / ?(?:[.·…_] ?){4,}/g;
+const LEADERS_BEFORE_PRICE = / ?(?:[.·…_] ?){4,}(?=\s*[\d€$£₹₽])/g;
 
 /** Collapses a page's runs of spaces and blank lines, keeping paragraph breaks; drops leader dots. */
 export function tidyText(text: string): string {
