@@ -117,6 +117,14 @@ describe.each(dialectsOf(import.meta.url))('answers from the bot’s files on %s
       (await retrievePassages(db, { chatbotId: menu.botId, message, k: 1 }))[0]?.text;
     // Both passages hold the dish; only one says what it costs (a price, the `price` concept).
     expect(await best('¿Cuánto cuesta el menú del día?')).toContain(PRICE);
+    // A follower writing in English: what is asked is read in the follower's language too.
+    const english = await retrievePassages(db, {
+      chatbotId: menu.botId,
+      message: 'What does the menú del día cost?',
+      k: 1,
+      questionLang: 'en',
+    });
+    expect(english[0]?.text).toContain(PRICE);
     // Both hold the room; only one gives a number (the `quantity` concept).
     expect(await best('¿Cuántas personas caben en el salón?')).toContain(COUNT);
   });

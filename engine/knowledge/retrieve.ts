@@ -23,9 +23,7 @@
  *   scored.
  * - The recent history's terms are a lighter second query (weighted by {@link HISTORY_WEIGHT}), so
  *   a follow-up such as "¿y sin gluten?" still finds the dish talked about.
- * - A bot without passages costs no query per turn: whether it has any is asked once per loaded bot
- *   (the BotCache's object, replaced whenever the bot or its files change in any process or expire),
- *   and never for a bot without files.
+ * - A bot without passages costs no query per turn (./find.ts: what a turn of a loaded bot asks).
  * Nothing is cached that another node would need: the index's frequencies only save queries, and
  *   are read again when the bot's passages change (./terms.ts `passagesIndex`).
  */
@@ -47,7 +45,7 @@ import {
   type Term,
   weightedTerms,
 } from './terms.ts';
-import { fuseWithVectors, HYBRID_DEPTH, hasEmbeddings } from './vectors.ts';
+import { fuseWithVectors, HYBRID_DEPTH } from './vectors.ts';
 
 export { HISTORY_WEIGHT, type PassagesIndex, passagesIndex };
 
@@ -82,6 +80,8 @@ export interface RetrieveQuery {
   embedded?: boolean;
   /** Where a failed message embedding is logged. */
   log?: Pick<Logger, 'warn'>;
+  /** The follower's language when told (issue 29): what the question asks is read in it too. */
+  questionLang?: LangCode;
 }
 
 /**
@@ -270,7 +270,14 @@ export async function retrievePassages(db: Kysely<Database>, query: RetrieveQuer
   const anyOf = all.map((t) => quote(t.lexeme)).join(' | ');
   const reads = all.reduce((n, t) => n + (index.df.get(t.lexeme) ?? MAX_DF), 0);
   const lang = langOfConfig(index.config);
-  const concepts = lang ? askedOf(message, lang) : [];
+  const concepts = lang
+    ? [
+        ...new Set([
+          ...askedOf(message, lang),
+          ...(query.questionLang ? askedOf(message, query.questionLang) : []),
+        ]),
+      ]
+    : [];
   const ranked = {
     terms: all,
     phrases,
@@ -336,49 +343,4 @@ async function passagesOf(db: Kysely<Database>, ids: string[]): Promise<FoundPas
     .where('p.id', 'in', ids)
     .execute();
   return rows.map(foundOf);
-}
-
-/** What a loaded bot must offer for {@link findPassages} (the BotCache's object). */
-export interface KnowledgeBot {
-  bot: { id: string };
-  files: readonly unknown[];
-}
-
-/** {@link PassagesIndex} of each loaded bot (null: no passages), asked once per loaded object. */
-const indexes = new WeakMap<KnowledgeBot, Promise<PassagesIndex | null>>();
-/** Whether each loaded bot has embeddings of the configured model (asked only when configured). */
-const vectorsOf = new WeakMap<KnowledgeBot, Promise<boolean>>();
-
-/**
- * {@link retrievePassages} for a turn of a loaded bot: no query at all for a bot without files,
- * one indexed lookup per loaded bot object to learn whether it has passages (see the module
- * comment), then the search. A failed search is the caller's to log; it returns nothing here.
- */
-export async function findPassages(
-  db: Kysely<Database>,
-  loaded: KnowledgeBot,
-  message: string,
-  history: readonly HistoryItem[] = [],
-  k = DEFAULT_K,
-  embeddings?: { embedder: Embedder | null; log: Pick<Logger, 'warn'> },
-): Promise<FoundPassage[]> {
-  if (loaded.files.length === 0) return [];
-  const embedder = embeddings?.embedder;
-  let index = indexes.get(loaded);
-  if (!index) {
-    index = passagesIndex(db, loaded.bot.id);
-    indexes.set(loaded, index);
-    index.catch(() => indexes.delete(loaded));
-  }
-  const found = await index;
-  if (!found) return [];
-  const query = { chatbotId: loaded.bot.id, message, history, k, index: found };
-  if (!embedder) return retrievePassages(db, query);
-  let embedded = vectorsOf.get(loaded);
-  if (!embedded) {
-    embedded = hasEmbeddings(db, loaded.bot.id, embedder.model);
-    vectorsOf.set(loaded, embedded);
-    embedded.catch(() => vectorsOf.delete(loaded));
-  }
-  return retrievePassages(db, { ...query, embedder, embedded: await embedded, log: embeddings.log });
 }

@@ -8,8 +8,9 @@ import type { Kysely } from 'kysely';
 import { buildEmpathyContainer } from '../../empathy/index.ts';
 import { knowledgePrompt, offlineAnswer, type PassageUse, passageUses } from '../../knowledge/answer.ts';
 import type { Embedder } from '../../knowledge/embeddings.ts';
+import { findPassages } from '../../knowledge/find.ts';
 import { citedFileOffer } from '../../knowledge/offer.ts';
-import { type FoundPassage, findPassages } from '../../knowledge/retrieve.ts';
+import type { FoundPassage } from '../../knowledge/retrieve.ts';
 import type { Logger } from '../../logger.ts';
 import {
   type InboundMessage,
@@ -123,7 +124,8 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
   // A greeting gets a greeting (offline): no search of the files for it. Offline, the files are
   // searched only when the description does not answer (offlineReply asks).
   const searchable = !intercepted && !wordless && !follower.greeting;
-  const passages = searchable && deps.llm ? await searchFiles(deps, loaded, inbound.text, history) : [];
+  const passages =
+    searchable && deps.llm ? await searchFiles(deps, loaded, inbound.text, history, follower.lang) : [];
   let used: FoundPassage[] = [];
   let choices: OutboundMessage['choices'];
   if (intercepted) {
@@ -184,7 +186,9 @@ export async function respond(deps: RespondDeps, input: RespondInput): Promise<R
         replyLang: follower.lang,
         greeting: follower.greeting,
         fromFiles: async () => {
-          const found = searchable ? await searchFiles(deps, loaded, inbound.text, history) : [];
+          const found = searchable
+            ? await searchFiles(deps, loaded, inbound.text, history, follower.lang)
+            : [];
           const answer = offlineAnswer(inbound.text, found, lang);
           if (!answer) return null;
           return { text: answer.text, quote: answer.quote, take: () => (used = [answer.passage]) };
@@ -225,11 +229,12 @@ async function searchFiles(
   loaded: LoadedBot,
   message: string,
   history: readonly HistoryItem[],
+  questionLang?: LangCode,
 ): Promise<FoundPassage[]> {
   if (!deps.db || !message) return [];
   try {
     const embeddings = deps.embedder ? { embedder: deps.embedder, log: deps.log } : undefined;
-    return await findPassages(deps.db, loaded, message, history, undefined, embeddings);
+    return await findPassages(deps.db, loaded, message, { history, questionLang, embeddings });
   } catch (err) {
     deps.log.warn({ err, chatbotId: loaded.bot.id }, 'file passages search failed; the turn goes on without');
     return [];
