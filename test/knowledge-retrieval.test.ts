@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkDocument, createBotWithFile, documentText, insertPassages } from '../bench/knowledge-corpus.ts';
 import { ConversationEngine } from '../engine/conversation/engine.ts';
 import { retrievePassages } from '../engine/knowledge/retrieve.ts';
+import type { LangCode } from '../engine/schemas.ts';
 import { createTestApp, fakeLlm, type TestApp } from './helpers/app.ts';
 import { dialectsOf } from './helpers/db.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './servers/openai.ts';
@@ -93,62 +94,53 @@ describe.each(dialectsOf(import.meta.url))('answers from the bot’s files on %s
     expect(reply.passages).toBeUndefined();
   });
 
-  it('answers "¿cuánto cuesta…?" with the passage that gives the price, and a count with the one that counts', async () => {
+  /**
+   * A new bot (its owner `email`) whose one file holds `texts` as passages, and the text of its best
+   * passage for a message (read in `questionLang` too when given).
+   */
+  const botWithPassages = async (email: string, idioma: string, config: string, texts: readonly string[]) => {
     const db = app.store.db;
-    const menu = await createBotWithFile(db, {
-      email: 'carta@example.com',
-      idioma: 'Español',
-      fileName: 'carta.pdf',
-    });
+    const made = await createBotWithFile(db, { email, idioma, fileName: 'file.pdf' });
+    await insertPassages(
+      db,
+      { botId: made.botId, fileId: made.fileId, config },
+      texts.map((text, i) => ({ page: 1, position: i, heading: '', text })),
+    );
+    return async (message: string, questionLang?: LangCode) =>
+      (
+        await retrievePassages(db, {
+          chatbotId: made.botId,
+          message,
+          k: 1,
+          ...(questionLang ? { questionLang } : {}),
+        })
+      )[0]?.text;
+  };
+
+  it('answers "¿cuánto cuesta…?" with the passage that gives the price, and a count with the one that counts', async () => {
     const PRICE = 'Menú del día: 14,50 € de lunes a viernes.';
     const COUNT = 'El salón admite 40 comensales sentados.';
-    const passages = [
+    const best = await botWithPassages('carta@example.com', 'Español', 'spanish', [
       'El menú del día incluye primero, segundo, postre, pan y bebida; el menú del día cambia cada semana según el mercado.',
       `Precios con IVA incluido. ${PRICE} Los sábados, domingos y festivos se sirve la carta completa y el menú degustación.`,
       'El salón principal es luminoso y tranquilo, el salón tiene vistas al jardín y se reserva para comidas de empresa.',
       `Celebraciones y grupos grandes, con reserva previa por teléfono: ${COUNT} Para más de quince, menú cerrado.`,
-    ];
-    await insertPassages(
-      db,
-      { botId: menu.botId, fileId: menu.fileId, config: 'spanish' },
-      passages.map((text, i) => ({ page: 1, position: i, heading: '', text })),
-    );
-    const best = async (message: string) =>
-      (await retrievePassages(db, { chatbotId: menu.botId, message, k: 1 }))[0]?.text;
+    ]);
     // Both passages hold the dish; only one says what it costs (a price, the `price` concept).
     expect(await best('¿Cuánto cuesta el menú del día?')).toContain(PRICE);
     // A follower writing in English: what is asked is read in the follower's language too.
-    const english = await retrievePassages(db, {
-      chatbotId: menu.botId,
-      message: 'What does the menú del día cost?',
-      k: 1,
-      questionLang: 'en',
-    });
-    expect(english[0]?.text).toContain(PRICE);
+    expect(await best('What does the menú del día cost?', 'en')).toContain(PRICE);
     // Both hold the room; only one gives a number (the `quantity` concept).
     expect(await best('¿Cuántas personas caben en el salón?')).toContain(COUNT);
   });
 
   it('matches a MIME type, a file name or a host the passages hold as one word', async () => {
-    const db = app.store.db;
-    const spec = await createBotWithFile(db, {
-      email: 'mime@example.com',
-      idioma: 'English',
-      fileName: 'spec.pdf',
-    });
     const ALIAS = 'For example, audio/midi has an alias of audio/x-midi.';
-    const passages = [
+    const best = await botWithPassages('mime@example.com', 'English', 'english', [
       'An alias element names a type by another name; aliases are listed with the canonical type.',
       `Each element has a type attribute. ${ALIAS}`,
       'Menus are sent as carta.pdf and the site is www.pato.es for every visitor.',
-    ];
-    await insertPassages(
-      db,
-      { botId: spec.botId, fileId: spec.fileId, config: 'english' },
-      passages.map((text, i) => ({ page: 1, position: i, heading: '', text })),
-    );
-    const best = async (message: string) =>
-      (await retrievePassages(db, { chatbotId: spec.botId, message, k: 1 }))[0]?.text;
+    ]);
     expect(await best('What is the alias of audio/midi?')).toContain(ALIAS);
     expect(await best('is www.pato.es yours?')).toContain('www.pato.es');
   });

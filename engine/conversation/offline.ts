@@ -126,14 +126,15 @@ async function filesAnswer(
   say: LangCode,
 ): Promise<string | null> {
   if (!input.fromFiles) return null;
-  const asked = answer.length === 0 ? [] : askedOf(input.message, say);
-  const described = answer.length > 0;
-  if (described && (asked.length === 0 || answersAsked(asked, givenOf(answer.join(' '), input.lang))))
-    return null;
+  const use = (found: FilesAnswer) => (found.take(), found.text);
+  if (answer.length === 0) {
+    const found = await input.fromFiles();
+    return found ? use(found) : null;
+  }
+  const asked = askedOf(input.message, say);
+  if (asked.length === 0 || answersAsked(asked, givenOf(answer.join(' '), input.lang))) return null;
   const found = await input.fromFiles();
-  if (!found || (described && !answersAsked(asked, givenOf(found.quote, input.lang)))) return null;
-  found.take();
-  return found.text;
+  return found && answersAsked(asked, givenOf(found.quote, input.lang)) ? use(found) : null;
 }
 
 /**

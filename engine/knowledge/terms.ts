@@ -102,10 +102,17 @@ const MAX_KEPT_TERMS = 400_000;
  * passages moves one of them (the sum too when two transactions' inserts and deletes leave count
  * and highest id as they were) and the table is read again. Only saves statements: rebuilt from the database.
  */
-const vocabularies = new Map<string, { signature: string; df: Map<string, number>; complete: boolean }>();
+const vocabularies = new Map<string, Vocabulary>();
+
+/** A bot's document frequencies ({@link PassagesIndex} `df`, `complete`) and the state they were read at. */
+interface Vocabulary {
+  signature: string;
+  df: Map<string, number>;
+  complete: boolean;
+}
 
 /** Keeps a bot's table as the most recently used, the process's total under {@link MAX_KEPT_TERMS}. */
-function keep(chatbotId: string, entry: { signature: string; df: Map<string, number>; complete: boolean }) {
+function keep(chatbotId: string, entry: Vocabulary) {
   vocabularies.delete(chatbotId);
   vocabularies.set(chatbotId, entry);
   let total = 0;
