@@ -4,7 +4,7 @@
  * database's `now()`, so tests can move the clock.
  */
 import { randomInt } from 'node:crypto';
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../engine/store/database.ts';
 import { defaultConfig, ReservationConfig } from './config.ts';
 import type { Slot } from './slots.ts';
@@ -24,15 +24,14 @@ export function reservationsDb(db: Kysely<Database>): ReservationsDb {
 /** PostgreSQL's exclusion_violation (the no-double-booking constraint refused a place). */
 const EXCLUSION_VIOLATION = '23P01';
 const UNIQUE_VIOLATION = '23505';
-/**
- * PostgreSQL's deadlock_detected. Racing inserts under an exclusion constraint can each wait for the
- * other's uncommitted row (the constraint is checked after the insert); PostgreSQL then aborts one of
- * them after `deadlock_timeout` and lets the other through. Measured here: 17 of 600 racing inserts
- * (20 at a time for 3 places) failed so. The aborted booking tries the same place again.
- */
+/** PostgreSQL's deadlock_detected. */
 const DEADLOCK_DETECTED = '40P01';
-/** Tries of one place after a deadlock or a code collision before the next place. */
-const TRIES_PER_PLACE = 5;
+/**
+ * Tries of one placement before it gives up: a retry follows a unique violation (a reservation
+ * code drawn twice, about 1 in 720 million) or a refusal by the exclusion constraint that the
+ * lock should make impossible (a node of an older version placing without it).
+ */
+const PLACEMENT_TRIES = 5;
 
 function sqlState(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err
@@ -141,59 +140,64 @@ export interface NewReservation {
   now: Date;
 }
 
-/** Places 1 to `maxPlaces`, those no active reservation (but `except`) holds during the slot first. */
-async function placesFreeFirst(
+/** The first place of 1 to `maxPlaces` no active reservation (but `except`) holds during the slot. */
+async function firstFreePlace(
   db: ReservationsDb,
   chatbotId: string,
   slot: Pick<Slot, 'startsAt' | 'endsAt'>,
   now: Date,
   maxPlaces: number,
   except?: string,
-): Promise<number[]> {
+): Promise<number | undefined> {
   const taken = new Set(
     (await activeBetween(db, chatbotId, slot.startsAt, slot.endsAt, now))
       .filter((a) => a.reservation_id !== except)
       .map((a) => a.place),
   );
-  return [...Array(maxPlaces).keys()]
-    .map((i) => i + 1)
-    .sort((a, b) => Number(taken.has(a)) - Number(taken.has(b)));
+  for (let place = 1; place <= maxPlaces; place++) if (!taken.has(place)) return place;
+  return undefined;
 }
 
 /**
- * Writes on the places in turn until one takes it: `write`'s answer, or `full` when the exclusion
- * constraint refuses every place. A deadlock tries the same place again (the racing booking went
- * through: look again), as does a unique violation when `onUnique` is given and finds nothing;
- * what `onUnique` finds is the answer. At most {@link TRIES_PER_PLACE} tries a place.
+ * Runs one placement (`place`) in a transaction holding the bot's booking lock
+ * (`pg_advisory_xact_lock`, released at commit), after marking the bot's run-out holds `expired`.
+ * Placements of one bot run one after another, on every node, so the free place a placement reads
+ * is still free when it writes: racing bookings never wait on each other's uncommitted rows under
+ * the exclusion constraint (which deadlocked them, PostgreSQL aborting one after
+ * `deadlock_timeout`, 1 s; 20 racing bookings then waited long enough for a pooled connection to
+ * be answered 503). The constraint stays as the guarantee. A unique violation, a deadlock or an
+ * exclusion violation tries the whole placement again ({@link PLACEMENT_TRIES}); after the last
+ * try an exclusion violation is `full`, anything else is thrown.
  */
-async function onFirstFreePlace<R>(
-  places: number[],
-  write: (place: number) => Promise<R | 'full'>,
-  onUnique?: () => Promise<R | undefined>,
+async function placeUnderBookingLock<R>(
+  db: ReservationsDb,
+  chatbotId: string,
+  now: Date,
+  place: (trx: ReservationsDb) => Promise<R | 'full'>,
 ): Promise<R | 'full'> {
-  for (const place of places) {
-    for (let attempt = 0; attempt < TRIES_PER_PLACE; attempt++) {
-      try {
-        return await write(place);
-      } catch (err) {
-        const state = sqlState(err);
-        if (state === EXCLUSION_VIOLATION) break; // this place is taken: the next one
-        if (state === DEADLOCK_DETECTED) continue;
-        if (state === UNIQUE_VIOLATION && onUnique) {
-          const found = await onUnique();
-          if (found) return found;
-          continue;
-        }
-        throw err;
-      }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`charla:reservations:${chatbotId}`}, 0))`.execute(
+          trx,
+        );
+        await expireHolds(trx, chatbotId, now);
+        return place(trx);
+      });
+    } catch (err) {
+      const state = sqlState(err);
+      const retried =
+        state === UNIQUE_VIOLATION || state === DEADLOCK_DETECTED || state === EXCLUSION_VIOLATION;
+      if (retried && attempt < PLACEMENT_TRIES) continue;
+      if (state === EXCLUSION_VIOLATION) return 'full';
+      throw err;
     }
   }
-  return 'full';
 }
 
 /**
- * Stores a reservation on the first free place of its slot (1 to `maxPlaces`). Each attempt is one
- * statement the exclusion constraint checks, so racing bookings cannot share a place.
+ * Stores a reservation on the first free place of its slot (1 to `maxPlaces`), under the bot's
+ * booking lock ({@link placeUnderBookingLock}), so racing bookings cannot share a place.
  * @returns the reservation; the one stored before under the same idempotency key (a replay); or
  *   `full` when every place of the slot is taken.
  */
@@ -202,45 +206,42 @@ export async function insertOnFreePlace(
   r: NewReservation,
   maxPlaces: number,
 ): Promise<Reservation | 'full'> {
-  if (r.idempotencyKey) {
-    const before = await findByIdempotencyKey(db, r.idempotencyKey);
-    if (before) return before;
-  }
-  const places = await placesFreeFirst(db, r.chatbotId, r.slot, r.now, maxPlaces);
-  return onFirstFreePlace(
-    places,
-    (place) =>
-      db
-        .insertInto('reservations_v1')
-        .values({
-          reservation_code: newReservationCode(),
-          chatbot_ref: r.chatbotId,
-          customer_name: r.customerName ?? null,
-          customer_contact: r.customerContact ?? null,
-          customer_email: r.customerEmail ?? null,
-          reason: r.reason ?? null,
-          service: r.service,
-          party_size: r.partySize ?? null,
-          reserved_date: r.slot.date,
-          reserved_time: r.slot.start,
-          slot_id: r.slot.id,
-          starts_at: r.slot.startsAt,
-          ends_at: r.slot.endsAt,
-          place,
-          status: r.status,
-          hold_expires_at: r.holdExpiresAt,
-          source: r.source,
-          channel: r.channel,
-          chat_id: r.chatId,
-          idempotency_key: r.idempotencyKey,
-          created_at: r.now,
-          updated_at: r.now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow(),
-    // A replay that raced this one, or else a code collision: another code.
-    async () => (r.idempotencyKey ? findByIdempotencyKey(db, r.idempotencyKey) : undefined),
-  );
+  return placeUnderBookingLock(db, r.chatbotId, r.now, async (trx) => {
+    if (r.idempotencyKey) {
+      const before = await findByIdempotencyKey(trx, r.idempotencyKey);
+      if (before) return before;
+    }
+    const place = await firstFreePlace(trx, r.chatbotId, r.slot, r.now, maxPlaces);
+    if (place === undefined) return 'full';
+    return trx
+      .insertInto('reservations_v1')
+      .values({
+        reservation_code: newReservationCode(),
+        chatbot_ref: r.chatbotId,
+        customer_name: r.customerName ?? null,
+        customer_contact: r.customerContact ?? null,
+        customer_email: r.customerEmail ?? null,
+        reason: r.reason ?? null,
+        service: r.service,
+        party_size: r.partySize ?? null,
+        reserved_date: r.slot.date,
+        reserved_time: r.slot.start,
+        slot_id: r.slot.id,
+        starts_at: r.slot.startsAt,
+        ends_at: r.slot.endsAt,
+        place,
+        status: r.status,
+        hold_expires_at: r.holdExpiresAt,
+        source: r.source,
+        channel: r.channel,
+        chat_id: r.chatId,
+        idempotency_key: r.idempotencyKey,
+        created_at: r.now,
+        updated_at: r.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
 }
 
 /** The reservation stored under an idempotency key. */
@@ -291,10 +292,10 @@ export function detailColumns(d: ReservationDetails) {
 }
 
 /**
- * Moves a reservation to another slot, on the first free place there (one statement per place,
- * checked by the exclusion constraint). `status` also sets its status (an expired hold taken again
- * as `confirmed`: only active rows are checked by the constraint, so the status changes in the
- * same statement). `changedBy` records a move by the follower or the owner (when, who, the start
+ * Moves a reservation to another slot, on the first free place there, under the bot's booking lock
+ * ({@link placeUnderBookingLock}). `status` also sets its status (an expired hold taken again as
+ * `confirmed`: only active rows are checked by the constraint, so the status changes in the same
+ * statement). `changedBy` records a move by the follower or the owner (when, who, the start
  * before: issue 27 §6).
  * @returns the moved reservation, or `full`.
  */
@@ -308,16 +309,17 @@ export async function moveToFreePlace(
   status?: 'hold' | 'confirmed',
   changedBy?: BookingActor,
 ): Promise<Reservation | 'full'> {
-  const places = await placesFreeFirst(
-    db,
-    reservation.chatbot_ref,
-    slot,
-    now,
-    maxPlaces,
-    reservation.reservation_id,
-  );
-  return onFirstFreePlace(places, async (place) => {
-    const moved = await db
+  return placeUnderBookingLock(db, reservation.chatbot_ref, now, async (trx) => {
+    const place = await firstFreePlace(
+      trx,
+      reservation.chatbot_ref,
+      slot,
+      now,
+      maxPlaces,
+      reservation.reservation_id,
+    );
+    if (place === undefined) return 'full';
+    const moved = await trx
       .updateTable('reservations_v1')
       .set({
         slot_id: slot.id,

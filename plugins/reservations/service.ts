@@ -13,7 +13,6 @@ import { calendarName, defaultConfig, type ReservationConfig } from './config.ts
 import { byOf, emitBooking } from './events.ts';
 import {
   activeBetween,
-  expireHolds,
   findByCode,
   findConfig,
   insertOnFreePlace,
@@ -198,7 +197,6 @@ export class Bookings {
       return { ok: false, reason: 'unknown_slot', alternatives: await this.alternatives(chatbotId, slot) };
     const bad = this.check(config, input.details);
     if (bad) return bad;
-    await expireHolds(this.db, chatbotId, now);
     const placed = await insertOnFreePlace(
       this.db,
       {
@@ -259,7 +257,6 @@ export class Bookings {
     let confirmed: Reservation | undefined;
     if (r.status === 'expired' || (r.hold_expires_at && new Date(r.hold_expires_at) <= now)) {
       // The hold ran out: take the slot again, confirmed, if it still has room.
-      await expireHolds(this.db, chatbotId, now);
       const slot = findSlot(config, r.slot_id);
       if (!slot || slot.startsAt <= now)
         return { ok: false, reason: 'full', alternatives: await this.alternatives(chatbotId, slot) };
@@ -336,7 +333,6 @@ export class Bookings {
     const slot = findSlot(config, input.slotId);
     if (!slot || slot.startsAt <= now)
       return { ok: false, reason: 'unknown_slot', alternatives: await this.alternatives(chatbotId, slot) };
-    await expireHolds(this.db, chatbotId, now);
     const moved = await moveToFreePlace(
       this.db,
       r,
