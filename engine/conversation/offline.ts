@@ -126,7 +126,10 @@ async function filesAnswer(
   say: LangCode,
 ): Promise<string | null> {
   if (!input.fromFiles) return null;
-  const use = (found: FilesAnswer) => (found.take(), found.text);
+  const use = (found: FilesAnswer) => {
+    found.take();
+    return found.text;
+  };
   if (answer.length === 0) {
     const found = await input.fromFiles();
     return found ? use(found) : null;
