@@ -21,10 +21,9 @@ export function reservationsDb(db: Kysely<Database>): ReservationsDb {
   return db.withTables<ReservationTables>();
 }
 
-/** PostgreSQL's exclusion_violation (the no-double-booking constraint refused a place). */
+/** PostgreSQL's exclusion_violation (the no-double-booking constraint), unique_violation, deadlock_detected. */
 const EXCLUSION_VIOLATION = '23P01';
 const UNIQUE_VIOLATION = '23505';
-/** PostgreSQL's deadlock_detected. */
 const DEADLOCK_DETECTED = '40P01';
 /**
  * Tries of one placement before it gives up: a retry follows a unique violation (a reservation
