@@ -40,7 +40,7 @@ Exit codes: 0 ok, 1 failure, 2 invalid usage or input, 3 not found, 4 embedded d
  * to (an older version's data dir) or could not. An invalid configuration is left to the command,
  * which reports it.
  */
-function tightenDataDir(always: boolean): void {
+async function tightenDataDir(always: boolean): Promise<void> {
   let dataDir: string;
   try {
     dataDir = loadConfig().dataDir;
@@ -48,7 +48,7 @@ function tightenDataDir(always: boolean): void {
     return;
   }
   try {
-    const changed = secureDataDir(dataDir, { always });
+    const changed = await secureDataDir(dataDir, { always });
     if (changed > 0 && !always)
       process.stderr.write(
         `charla: made ${dataDir} private to its user (${changed} entries were open to others)\n`,

@@ -6,15 +6,8 @@
  * the embedded data dir is kept private to its user ({@link secureDataDir}; issue 24 item 6).
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
+import { type Dirent, existsSync, mkdirSync, readFileSync, type Stats, writeFileSync } from 'node:fs';
+import { chmod, lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Returns the configured secret, or reads/creates `<dataDir>/secret`. */
@@ -103,41 +96,52 @@ export const DATA_DIR_MODE = 0o700;
  * folders and 0644 files, is tightened on upgrade) and again once the command has done its work or
  * the server is up (`always`). Without `always`, a data dir already at 0700 is not walked, which
  * keeps the check at start to one `lstat`. Symbolic links are not followed. A missing dir is not
- * created; an entry removed during the walk is skipped.
+ * created; an entry removed during the walk is skipped. The walk is asynchronous: run once the server
+ * is up, it never holds up a request (a synchronous walk of an embedded database's 1,400 entries
+ * kept `charla serve` from answering for 100–400 ms after it started listening).
  * @returns how many entries had their mode changed.
  * @throws the file system's error when a mode cannot be changed (e.g. EPERM on a file of another user).
  */
-export function secureDataDir(dataDir: string, options: { always?: boolean } = {}): number {
-  let top: ReturnType<typeof lstatSync>;
+export async function secureDataDir(dataDir: string, options: { always?: boolean } = {}): Promise<number> {
+  let top: Stats;
   try {
-    top = lstatSync(dataDir);
+    top = await lstat(dataDir);
   } catch {
     return 0;
   }
   if (!top.isDirectory() || ((top.mode & 0o077) === 0 && !options.always)) return 0;
   let changed = 0;
-  const tighten = (path: string, mode: number, dir: boolean) => {
+  const tighten = async (path: string, mode: number, dir: boolean) => {
     const wanted = dir ? DATA_DIR_MODE : mode & 0o700;
     if ((mode & 0o777) !== wanted) {
-      chmodSync(path, wanted);
+      await chmod(path, wanted);
       changed++;
     }
   };
   const gone = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isSymbolicLink()) continue;
-      const path = join(dir, entry.name);
-      try {
-        const mode = lstatSync(path).mode;
-        tighten(path, mode, entry.isDirectory());
-        if (entry.isDirectory()) walk(path);
-      } catch (err) {
-        if (!gone(err)) throw err;
-      }
+  const walk = async (dir: string): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      if (gone(err)) return;
+      throw err;
     }
+    // A folder's entries at once (the thread pool runs their lstat and chmod in parallel).
+    await Promise.all(
+      entries.map(async (entry) => {
+        if (entry.isSymbolicLink()) return;
+        const path = join(dir, entry.name);
+        try {
+          await tighten(path, (await lstat(path)).mode, entry.isDirectory());
+          if (entry.isDirectory()) await walk(path);
+        } catch (err) {
+          if (!gone(err)) throw err;
+        }
+      }),
+    );
   };
-  tighten(dataDir, top.mode, true);
-  walk(dataDir);
+  await tighten(dataDir, top.mode, true);
+  await walk(dataDir);
   return changed;
 }
