@@ -140,10 +140,13 @@ export class QueueWorker {
    */
   async #run(): Promise<void> {
     const { name, concurrency } = this.#definition;
+    // The first look is the clock's (one statement for every queue, made right after the workers
+    // start): a worker that fetched at once cost a statement per queue at every start.
+    let first = true;
     while (!this.#stopping) {
       const free = concurrency - this.#running.size;
       let claimed = 0;
-      if (free > 0) {
+      if (free > 0 && !first) {
         try {
           // pg-boss's fetch returns [] on a database error (src/manager.js): the next poll retries.
           const jobs = await this.#boss.fetch<unknown>(name, { batchSize: free, includeMetadata: true });
@@ -153,6 +156,7 @@ export class QueueWorker {
           this.#options.log.warn({ err, queue: name }, 'could not look for due jobs; trying again');
         }
       }
+      first = false;
       if (this.#stopping) break;
       // A full batch: more may be due. Look again once half the slots are free (fetching for each
       // freed slot would cost a statement per job), or after the polling interval at the latest.
