@@ -457,6 +457,36 @@ describe.each(dialectsOf(import.meta.url))('scheduled jobs on %s', (kind) => {
     expect(rows).toEqual([{ ok: 1 }]);
     expect((await store.raw.executeSql('SELECT 2 AS two; SELECT 3 AS three')).rows).toEqual([{ three: 3 }]);
   });
+  it('runs a job sent while the worker was looking, without waiting for the next look of the clock', async () => {
+    // Each look for due jobs answers 300 ms after it ran: a job sent meanwhile is not in its answer.
+    let looking = 0;
+    const slow: Store = {
+      ...store,
+      raw: {
+        executeSql: async (text, values) => {
+          const result = await store.raw.executeSql(text, values);
+          if (/WITH next as/i.test(text) && String(values?.[0] ?? '') === 'test.sent-while-looking') {
+            looking++;
+            await sleep(300);
+          }
+          return result;
+        },
+      },
+    };
+    const sent = defineJob({ name: 'test.sent-while-looking', data: Note });
+    const ran: number[] = [];
+    const jobs = queue({ pollIntervalMs: 60_000 }, slow); // the clock would look again in a minute
+    jobs.register(sent, async (job) => {
+      ran.push(job.data.n);
+    });
+    await jobs.start();
+    await jobs.send(sent, { n: 1 });
+    await until('the worker is looking', () => looking > 0);
+    await jobs.send(sent, { n: 2 });
+    await until('both jobs ran within 5 s', () => ran.length === 2, 5000);
+    expect(ran.sort()).toEqual([1, 2]);
+  });
+
   it('stays quiet while idle: one look for due jobs per interval for all queues, not a poll per queue', async () => {
     // Statements the queue runs, counted on a store whose raw SQL goes through this wrapper.
     const statements: string[] = [];

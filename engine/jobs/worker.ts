@@ -56,6 +56,8 @@ export class QueueWorker {
   #completing: Promise<void> | null = null;
   #stopping = false;
   #wake: (() => void) | null = null;
+  /** {@link notify} was called while no wait was under way (during a fetch, or before the first wait). */
+  #notified = false;
   /** The last fetch filled every free slot: the loop waits for slots to free up, not for due jobs. */
   #waitingForSlot = false;
   #loop: Promise<void> | null = null;
@@ -79,9 +81,14 @@ export class QueueWorker {
     this.#loop ??= this.#run();
   }
 
-  /** Looks for due jobs now (a job was just sent here, or the clock saw one due). */
+  /**
+   * Looks for due jobs now (a job was just sent here, or the clock saw one due). A call while the
+   * worker is looking already is remembered: that look may have missed the job, so it looks again.
+   */
   notify(): void {
-    if (!this.#waitingForSlot) this.#wake?.();
+    if (this.#waitingForSlot) return;
+    if (this.#wake) this.#wake();
+    else this.#notified = true;
   }
 
   /**
@@ -147,6 +154,7 @@ export class QueueWorker {
       const free = concurrency - this.#running.size;
       let claimed = 0;
       if (free > 0 && !first) {
+        this.#notified = false;
         try {
           // pg-boss's fetch returns [] on a database error (src/manager.js): the next poll retries.
           const jobs = await this.#boss.fetch<unknown>(name, { batchSize: free, includeMetadata: true });
@@ -162,6 +170,8 @@ export class QueueWorker {
       // freed slot would cost a statement per job), or after the polling interval at the latest.
       this.#waitingForSlot = free === 0 || claimed === free;
       if (this.#waitingForSlot && this.#enoughFree()) continue;
+      // A job sent or found due while this look ran may be one it did not see: look again.
+      if (!this.#waitingForSlot && this.#notified) continue;
       // Waiting for slots: look again when half are free, or after the interval at the latest.
       // Nothing due: no polling; the clock, a local send or a known due time wakes the loop.
       const waitForSlot = this.#waitingForSlot;
